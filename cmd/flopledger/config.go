@@ -1,0 +1,170 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is every setting of the binary, read once at start from the
+// environment with flags as overrides, and validated before anything starts.
+type Config struct {
+	Addr            string
+	DatabaseURL     string
+	DataDir         string
+	LogLevel        slog.Level
+	LogFormat       string // "json" or "text"
+	AutoMigrate     bool
+	ShutdownTimeout time.Duration
+	PGUser          string // account that runs the embedded PostgreSQL when we are root
+}
+
+// setting is one configuration item: its environment variable, its flag,
+// its default and how to apply a raw value to the Config.
+type setting struct {
+	env, flag, def, help string
+	secret               bool
+	apply                func(c *Config, v string) error
+}
+
+var settings = []setting{
+	{env: "FLOPLEDGER_ADDR", flag: "addr", def: "127.0.0.1:8080", help: "HTTP listen address (host:port)",
+		apply: func(c *Config, v string) error {
+			host, port, err := net.SplitHostPort(v)
+			if err != nil {
+				return fmt.Errorf("want host:port, e.g. 127.0.0.1:8080")
+			}
+			if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+				return fmt.Errorf("port %q is not a number from 0 to 65535", port)
+			}
+			if host != "" && net.ParseIP(host) == nil && host != "localhost" {
+				return fmt.Errorf("host %q is not an IP address or localhost", host)
+			}
+			c.Addr = v
+			return nil
+		}},
+	{env: "DATABASE_URL", flag: "database-url", def: "", secret: true,
+		help: "PostgreSQL URL; empty starts the embedded PostgreSQL in the data dir",
+		apply: func(c *Config, v string) error {
+			if v != "" && !strings.HasPrefix(v, "postgres://") && !strings.HasPrefix(v, "postgresql://") && !strings.Contains(v, "=") {
+				return fmt.Errorf("want a URL postgres://user:pass@host:5432/db or a key=value DSN")
+			}
+			c.DatabaseURL = v
+			return nil
+		}},
+	{env: "FLOPLEDGER_DATA_DIR", flag: "data-dir", def: "./.flopledger", help: "folder for the embedded PostgreSQL and local state",
+		apply: func(c *Config, v string) error {
+			if v == "" {
+				return fmt.Errorf("must not be empty")
+			}
+			abs, err := filepath.Abs(v)
+			if err != nil {
+				return err
+			}
+			c.DataDir = abs
+			return nil
+		}},
+	{env: "FLOPLEDGER_LOG_LEVEL", flag: "log-level", def: "info", help: "debug, info, warn or error",
+		apply: func(c *Config, v string) error {
+			return c.LogLevel.UnmarshalText([]byte(v))
+		}},
+	{env: "FLOPLEDGER_LOG_FORMAT", flag: "log-format", def: "json", help: "json or text",
+		apply: func(c *Config, v string) error {
+			if v != "json" && v != "text" {
+				return fmt.Errorf("want json or text")
+			}
+			c.LogFormat = v
+			return nil
+		}},
+	{env: "FLOPLEDGER_AUTO_MIGRATE", flag: "auto-migrate", def: "true",
+		help: "apply pending migrations at start; false refuses to start on a schema that is behind",
+		apply: func(c *Config, v string) error {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("want true or false")
+			}
+			c.AutoMigrate = b
+			return nil
+		}},
+	{env: "FLOPLEDGER_SHUTDOWN_TIMEOUT", flag: "shutdown-timeout", def: "30s",
+		help: "how long SIGINT/SIGTERM waits for in-flight requests and jobs",
+		apply: func(c *Config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return fmt.Errorf("want a positive duration such as 30s")
+			}
+			c.ShutdownTimeout = d
+			return nil
+		}},
+	{env: "FLOPLEDGER_PG_USER", flag: "pg-user", def: "postgres",
+		help: "unprivileged account that runs the embedded PostgreSQL when flopledger runs as root",
+		apply: func(c *Config, v string) error {
+			if v == "" {
+				return fmt.Errorf("must not be empty")
+			}
+			c.PGUser = v
+			return nil
+		}},
+}
+
+// loadConfig reads the settings from getenv, then from args (flags win),
+// and reports every bad value at once, each naming its setting.
+func loadConfig(cmd string, args []string, getenv func(string) string, out io.Writer) (Config, error) {
+	fs := flag.NewFlagSet("flopledger "+cmd, flag.ContinueOnError)
+	fs.SetOutput(out)
+	flags := make([]*string, len(settings))
+	for i, s := range settings {
+		flags[i] = fs.String(s.flag, "", fmt.Sprintf("%s (env %s, default %q)", s.help, s.env, s.def))
+	}
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+
+	var c Config
+	var errs []error
+	for i, s := range settings {
+		v, from := s.def, "default"
+		if e, ok := lookupEnv(getenv, s.env); ok {
+			v, from = e, s.env
+		}
+		if given[s.flag] {
+			v, from = *flags[i], "--"+s.flag
+		}
+		if err := s.apply(&c, strings.TrimSpace(v)); err != nil {
+			shown := fmt.Sprintf("%q", v)
+			if s.secret {
+				shown = "(hidden)"
+			}
+			errs = append(errs, fmt.Errorf("invalid %s (from %s) %s: %v", s.env, from, shown, err))
+		}
+	}
+	return c, errors.Join(errs...)
+}
+
+// lookupEnv treats an empty variable as unset, as shells and compose files
+// often export empty values.
+func lookupEnv(getenv func(string) string, key string) (string, bool) {
+	v := getenv(key)
+	return v, v != ""
+}
+
+func (c Config) logger(w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: c.LogLevel}
+	if c.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+

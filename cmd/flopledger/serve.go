@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/flopledger/flopledger/store"
+	"github.com/flopledger/flopledger/web"
+)
+
+// serve runs the service until ctx is cancelled (SIGINT or SIGTERM), then
+// stops HTTP (finishing in-flight requests), closes the pool and stops the
+// embedded PostgreSQL, all within the shutdown timeout.
+func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) error {
+	db, err := openDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.close(log)
+	if err := prepareSchema(ctx, cfg, db.store, log); err != nil {
+		return err
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		store.NewPoolCollector(db.store))
+	handler := web.New(web.Options{
+		Logger:    log.With(slog.String("component", "http")),
+		Readiness: db.store,
+		Registry:  reg,
+		Gatherer:  reg,
+		Version:   version,
+	})
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (FLOPLEDGER_ADDR): %w", cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("flopledger serving", slog.String("url", "http://"+ln.Addr().String()), slog.String("version", version))
+	fmt.Fprintf(stdout, "flopledger is serving on http://%s (Ctrl-C to stop)\n", ln.Addr())
+
+	var embeddedDied <-chan error
+	if db.embedded != nil {
+		embeddedDied = db.embedded.Wait()
+	}
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http server: %w", err)
+	case err := <-embeddedDied:
+		log.Error("embedded PostgreSQL exited", slog.Any("error", err))
+		return fmt.Errorf("embedded PostgreSQL exited unexpectedly: %v", err)
+	case <-ctx.Done():
+	}
+
+	log.Info("shutting down", slog.Duration("timeout", cfg.ShutdownTimeout))
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("http shutdown: %w", err)
+	}
+	return nil
+}

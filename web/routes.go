@@ -1,0 +1,18 @@
+package web
+
+import (
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// routes registers every route of the service in one place: JSON under /v1,
+// the probes and the metrics. Every /v1 route must be described in
+// openapi.json; TestOpenAPICoversRoutes fails otherwise.
+func (s *Server) routes(e *gin.Engine) {
+	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", gin.WrapH(promhttp.HandlerFor(s.gather, promhttp.HandlerOpts{})))
+
+	v1 := e.Group("/v1")
+	v1.GET("/openapi.json", s.openAPI)
+}
