@@ -3,6 +3,7 @@ module github.com/flopledger/flopledger
 go 1.26.8
 
 require (
+	github.com/agnivade/levenshtein v1.2.2 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/bytedance/gopkg v0.1.3 // indirect
 	github.com/bytedance/sonic v1.15.0 // indirect

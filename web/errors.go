@@ -6,6 +6,9 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/flopledger/flopledger/catalog"
+	"github.com/flopledger/flopledger/estimator"
 )
 
 // Error is the one error body of the API:
@@ -24,8 +27,8 @@ func (e *Error) Error() string { return e.Code + ": " + e.Message }
 // other error is a 500, logged with its request, and the client sees only a
 // generic message with the request id to quote.
 func (s *Server) fail(c *gin.Context, err error) {
-	var e *Error
-	if !errors.As(err, &e) {
+	e := domainError(err)
+	if e == nil {
 		id := c.GetString(ctxRequestID)
 		s.log.Error("request failed", slog.String("request_id", id),
 			slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path), slog.Any("error", err))
@@ -33,4 +36,31 @@ func (s *Server) fail(c *gin.Context, err error) {
 			Message: "internal error; quote request id " + id + " when you report it"}
 	}
 	c.AbortWithStatusJSON(e.Status, gin.H{"error": e})
+}
+
+// domainError maps the errors of the domain packages to API errors; nil
+// means an unexpected failure (a 500).
+func domainError(err error) *Error {
+	var e *Error
+	var ve estimator.ValidationError
+	var nf *catalog.NotFoundError
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.As(err, &ve):
+		return invalid(ve.Problems...)
+	case errors.As(err, &nf):
+		return &Error{Status: http.StatusNotFound, Code: "model_not_found", Message: nf.Error(),
+			Details: gin.H{"model": nf.Name, "suggestions": nonNil(nf.Suggestions)}}
+	case errors.Is(err, catalog.ErrBuiltin):
+		return &Error{Status: http.StatusConflict, Code: "builtin_model", Message: err.Error()}
+	}
+	return nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

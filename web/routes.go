@@ -15,4 +15,10 @@ func (s *Server) routes(e *gin.Engine) {
 
 	v1 := e.Group("/v1")
 	v1.GET("/openapi.json", s.openAPI)
+	v1.POST("/estimate", s.estimate)
+	v1.POST("/estimate/batch", s.estimateBatch)
+	v1.GET("/models", s.listModels)
+	v1.POST("/models", s.registerModel)
+	v1.GET("/models/:name", s.getModel)
+	v1.DELETE("/models/:name", s.deleteModel)
 }

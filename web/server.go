@@ -10,6 +10,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/flopledger/flopledger/catalog"
+	"github.com/flopledger/flopledger/quote"
 )
 
 // Readiness reports whether the service can do its work: the database
@@ -27,6 +30,24 @@ type Options struct {
 	Registry prometheus.Registerer
 	Gatherer prometheus.Gatherer
 	Version  string
+
+	Quotes Quoter
+	Models Models
+	// MaxBodyBytes bounds a JSON request body; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+}
+
+// Quoter estimates what traffic costs (quote.Service).
+type Quoter interface {
+	Estimate(ctx context.Context, req quote.Request) (quote.Result, error)
+}
+
+// Models lists, resolves, registers and deletes models (catalog.Registry).
+type Models interface {
+	List(ctx context.Context) ([]catalog.Model, error)
+	Resolve(ctx context.Context, name string) (catalog.Model, error)
+	Register(ctx context.Context, r catalog.Registration) (catalog.Model, bool, error)
+	Delete(ctx context.Context, name string) error
 }
 
 // Server holds the handlers' dependencies.
@@ -36,6 +57,9 @@ type Server struct {
 	metrics *httpMetrics
 	gather  prometheus.Gatherer
 	version string
+	quotes  Quoter
+	models  Models
+	maxBody int64
 }
 
 // New builds the HTTP handler with every route registered.
@@ -53,6 +77,12 @@ func New(o Options) http.Handler {
 		metrics: newHTTPMetrics(o.Registry),
 		gather:  o.Gatherer,
 		version: o.Version,
+		quotes:  o.Quotes,
+		models:  o.Models,
+		maxBody: o.MaxBodyBytes,
+	}
+	if s.maxBody <= 0 {
+		s.maxBody = DefaultMaxBodyBytes
 	}
 	return s.engine()
 }

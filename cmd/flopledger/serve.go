@@ -13,6 +13,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/flopledger/flopledger/bloat"
+	"github.com/flopledger/flopledger/catalog"
+	"github.com/flopledger/flopledger/quote"
 	"github.com/flopledger/flopledger/store"
 	"github.com/flopledger/flopledger/web"
 )
@@ -33,7 +36,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		store.NewPoolCollector(db.store))
+	models := catalog.New(db.store)
 	handler := web.New(web.Options{
+		Quotes:    quote.New(models, bloat.NewCounter()),
+		Models:    models,
 		Logger:    log.With(slog.String("component", "http")),
 		Readiness: db.store,
 		Registry:  reg,
