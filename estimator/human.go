@@ -5,8 +5,10 @@ import (
 	"math/big"
 )
 
-// siUnits are the prefixes used for FLOPs, 10^3 apart.
-var siUnits = [...]string{"FLOPs", "kFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "EFLOPs", "ZFLOPs", "YFLOPs"}
+// siUnits returns the FLOPs units, 10^3 apart (a fresh array: no global).
+func siUnits() [9]string {
+	return [...]string{"FLOPs", "kFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "EFLOPs", "ZFLOPs", "YFLOPs"}
+}
 
 // HumanFLOPs renders an exact FLOPs count for people: three significant
 // digits and an SI prefix, e.g. 2312000000000 → "2.31 TFLOPs". Digits are
@@ -23,8 +25,9 @@ func HumanFLOPs(n *big.Int) string {
 	if n.Cmp(big.NewInt(1000)) < 0 {
 		return n.String() + " FLOPs"
 	}
+	units := siUnits()
 	digits := len(n.String())
-	unit := min((digits-1)/3, len(siUnits)-1)
+	unit := min((digits-1)/3, len(units)-1)
 	// value = n / 10^(3·unit), shown with (3 − integer digits) decimals.
 	intDigits := digits - 3*unit
 	decimals := max(3-intDigits, 0)
@@ -34,12 +37,12 @@ func HumanFLOPs(n *big.Int) string {
 		q.Add(q, big.NewInt(1))
 	}
 	// Rounding can carry into a new digit (999.5 → 1000): go up a unit.
-	if len(q.String()) > intDigits+decimals && unit < len(siUnits)-1 {
+	if len(q.String()) > intDigits+decimals && unit < len(units)-1 {
 		return HumanFLOPs(new(big.Int).Mul(q, scale))
 	}
 	s := q.String()
 	if decimals > 0 {
 		s = s[:len(s)-decimals] + "." + s[len(s)-decimals:]
 	}
-	return fmt.Sprintf("%s %s", s, siUnits[unit])
+	return fmt.Sprintf("%s %s", s, units[unit])
 }
