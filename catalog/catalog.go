@@ -187,13 +187,13 @@ func (r Registration) Validate() error {
 	if r.Architecture != nil {
 		given++
 		if err := r.Architecture.Validate(); err != nil {
-			ps = append(ps, prefixed("architecture", err)...)
+			ps = append(ps, estimator.Nest("architecture", err)...)
 		}
 	}
 	if len(r.HFConfig) > 0 && string(r.HFConfig) != "null" {
 		given++
 		if _, err := estimator.ParseHFConfig(r.HFConfig); err != nil {
-			ps = append(ps, prefixed("hf_config", err)...)
+			ps = append(ps, estimator.Nest("hf_config", err)...)
 		}
 	}
 	if r.StandInFor != "" {
@@ -206,23 +206,6 @@ func (r Registration) Validate() error {
 		return estimator.ValidationError{Problems: ps}
 	}
 	return nil
-}
-
-// prefixed turns an estimator error into problems under a parent field.
-func prefixed(parent string, err error) []estimator.Problem {
-	var ve estimator.ValidationError
-	if !errors.As(err, &ve) {
-		return []estimator.Problem{{Field: parent, Message: err.Error()}}
-	}
-	out := make([]estimator.Problem, len(ve.Problems))
-	for i, p := range ve.Problems {
-		f := parent
-		if p.Field != "" {
-			f += "." + p.Field
-		}
-		out[i] = estimator.Problem{Field: f, Message: p.Message}
-	}
-	return out
 }
 
 func validName(s string) bool {

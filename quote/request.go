@@ -50,13 +50,13 @@ func (r Request) Validate() error {
 	if r.Architecture != nil {
 		models++
 		if err := r.Architecture.Validate(); err != nil {
-			ps = append(ps, prefixed("architecture", err)...)
+			ps = append(ps, estimator.Nest("architecture", err)...)
 		}
 	}
 	if r.hasHFConfig() {
 		models++
 		if _, err := estimator.ParseHFConfig(r.HFConfig); err != nil {
-			ps = append(ps, prefixed("hf_config", err)...)
+			ps = append(ps, estimator.Nest("hf_config", err)...)
 		}
 	}
 	if models != 1 {
@@ -88,7 +88,7 @@ func (r Request) Validate() error {
 	// (if any) has been counted; here only what is known up front.
 	if r.InputTokens != nil {
 		if err := r.shape(*r.InputTokens).Validate(); err != nil {
-			ps = append(ps, prefixed("", err)...)
+			ps = append(ps, estimator.Nest("", err)...)
 		}
 	}
 	if len(ps) > 0 {
@@ -111,23 +111,4 @@ func (r Request) requests() int64 {
 		return 1
 	}
 	return *r.Requests
-}
-
-// prefixed turns an estimator error into problems under a parent field.
-func prefixed(parent string, err error) []estimator.Problem {
-	ve, ok := err.(estimator.ValidationError)
-	if !ok {
-		return []estimator.Problem{{Field: parent, Message: err.Error()}}
-	}
-	out := make([]estimator.Problem, len(ve.Problems))
-	for i, p := range ve.Problems {
-		f := p.Field
-		if parent != "" && f != "" {
-			f = parent + "." + f
-		} else if parent != "" {
-			f = parent
-		}
-		out[i] = estimator.Problem{Field: f, Message: p.Message}
-	}
-	return out
 }

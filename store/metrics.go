@@ -37,7 +37,9 @@ func (c *PoolCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c *PoolCollector) Collect(ch chan<- prometheus.Metric) {
 	st := c.s.PoolStat()
 	g := func(d *prometheus.Desc, v float64) { ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v) }
-	k := func(d *prometheus.Desc, v float64) { ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v) }
+	k := func(d *prometheus.Desc, v float64) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v)
+	}
 	g(c.total, float64(st.TotalConns()))
 	g(c.idle, float64(st.IdleConns()))
 	g(c.acquired, float64(st.AcquiredConns()))

@@ -10,9 +10,9 @@ import (
 	"log/slog"
 	"time"
 
+	pgxdecimal "github.com/jackc/pgx-shopspring-decimal"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	pgxdecimal "github.com/jackc/pgx-shopspring-decimal"
 )
 
 // ErrNotFound is returned when a row that a caller asked for does not exist.

@@ -167,4 +167,3 @@ func (c Config) logger(w io.Writer) *slog.Logger {
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
-

@@ -185,7 +185,9 @@ func TestReadyzFollowsDatabase(t *testing.T) {
 	exited := make(chan int, 1)
 	var logs bytes.Buffer
 	env := map[string]string{"DATABASE_URL": db.ConnString("flopledger"), "FLOPLEDGER_ADDR": addr, "FLOPLEDGER_DATA_DIR": t.TempDir()}
-	go func() { exited <- run(runCtx, []string{"serve"}, func(k string) string { return env[k] }, &bytes.Buffer{}, &lockedBuffer{b: &logs}) }()
+	go func() {
+		exited <- run(runCtx, []string{"serve"}, func(k string) string { return env[k] }, &bytes.Buffer{}, &lockedBuffer{b: &logs})
+	}()
 
 	waitStatus(t, base+"/readyz", 200, 60*time.Second)
 	if err := db.Stop(ctx); err != nil {
