@@ -62,7 +62,9 @@ func (r Record) Normalized() Record {
 // model is kept and priced once the model is registered.
 func (r Record) Validate() error {
 	var ps []estimator.Problem
-	add := func(f, format string, a ...any) { ps = append(ps, estimator.Problem{Field: f, Message: fmt.Sprintf(format, a...)}) }
+	add := func(f, format string, a ...any) {
+		ps = append(ps, estimator.Problem{Field: f, Message: fmt.Sprintf(format, a...)})
+	}
 	text := func(field, v string, limit int, required bool) {
 		switch {
 		case v == "" && required:

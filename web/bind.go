@@ -26,7 +26,7 @@ func (s *Server) readJSONBody(c *gin.Context) ([]byte, error) {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 			return nil, &Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
-				Message: fmt.Sprintf("Content-Type %q is not JSON; send application/json", ct)}
+				Message: fmt.Sprintf("Content-Type %q is not JSON; send Content-Type: application/json (with curl: --json or -H 'Content-Type: application/json')", ct)}
 		}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, s.maxBody))
