@@ -59,7 +59,7 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 		return len(res), fmt.Errorf("store: migrate: %w", err)
 	}
 	for _, r := range res {
-		s.log.Info("migration applied", slog.String("file", r.Source.Path), slog.Duration("took", r.Duration))
+		s.log.Info("migration applied", slog.String("file", r.Source.Path), slog.Int64("took_ms", r.Duration.Milliseconds()))
 	}
 	return len(res), nil
 }

@@ -35,7 +35,7 @@ func openDatabase(ctx context.Context, cfg Config, log *slog.Logger) (*database,
 		}
 		db.embedded = srv
 		url = srv.ConnString("flopledger")
-		log.Info("embedded PostgreSQL ready", slog.String("dir", srv.Dir()), slog.Duration("took", time.Since(start)))
+		log.Info("embedded PostgreSQL ready", slog.String("dir", srv.Dir()), slog.Int64("took_ms", time.Since(start).Milliseconds()))
 	}
 	s, err := store.Open(ctx, url, store.Options{Logger: log.With(slog.String("component", "store"))})
 	if err != nil {

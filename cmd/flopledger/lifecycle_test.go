@@ -138,8 +138,7 @@ func TestEmbeddedLifecycle(t *testing.T) {
 
 	first := startChild(t, env, "serve")
 	waitStatus(t, base+"/healthz", 200, 60*time.Second)
-	took := waitStatus(t, base+"/readyz", 200, 60*time.Second)
-	t.Logf("first start ready after ~%s more", took)
+	waitStatus(t, base+"/readyz", 200, 60*time.Second)
 	if !first.logged("schema current", map[string]any{"applied": float64(1)}) {
 		t.Fatalf("first start did not migrate a fresh database:\n%s", first.output())
 	}
@@ -193,7 +192,10 @@ func TestReadyzFollowsDatabase(t *testing.T) {
 	if err := db.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
-	waitStatus(t, base+"/readyz", 503, 30*time.Second)
+	body := waitStatus(t, base+"/readyz", 503, 30*time.Second)
+	if !strings.Contains(body, `"not_ready"`) || !strings.Contains(body, "database unreachable") {
+		t.Fatalf("503 without the reason: %s", body)
+	}
 	waitStatus(t, base+"/healthz", 200, 5*time.Second)
 
 	db, err = pgembed.Start(ctx, pgembed.Options{Dir: pgDir, Fast: true})

@@ -101,8 +101,9 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// waitStatus polls url until it answers want, or fails the test after limit.
-func waitStatus(t *testing.T, url string, want int, limit time.Duration) time.Duration {
+// waitStatus polls url until it answers want, or fails the test after
+// limit. It returns the body of the answer.
+func waitStatus(t *testing.T, url string, want int, limit time.Duration) string {
 	t.Helper()
 	start := time.Now()
 	client := &http.Client{Timeout: 5 * time.Second}
@@ -114,7 +115,7 @@ func waitStatus(t *testing.T, url string, want int, limit time.Duration) time.Du
 			_, _ = b.ReadFrom(resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode == want {
-				return time.Since(start)
+				return b.String()
 			}
 			last = resp.Status + " " + b.String()
 		} else {
@@ -123,7 +124,7 @@ func waitStatus(t *testing.T, url string, want int, limit time.Duration) time.Du
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("%s did not answer %d within %s; last: %s", url, want, limit, last)
-	return 0
+	return ""
 }
 
 // tempDataDir makes a data dir that the unprivileged PostgreSQL account can

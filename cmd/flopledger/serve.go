@@ -37,8 +37,16 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		store.NewPoolCollector(db.store))
 	models := catalog.New(db.store)
+	tokens := bloat.NewCounter()
+	go func() {
+		// Load the default vocabulary now (tens of ms) rather than in the
+		// first request that sends a prompt.
+		if err := tokens.Load(bloat.O200kBase); err != nil {
+			log.Error("loading the tokenizer", slog.Any("error", err))
+		}
+	}()
 	handler := web.New(web.Options{
-		Quotes:    quote.New(models, bloat.NewCounter()),
+		Quotes:    quote.New(models, tokens),
 		Models:    models,
 		Logger:    log.With(slog.String("component", "http")),
 		Readiness: db.store,
@@ -75,7 +83,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 	case <-ctx.Done():
 	}
 
-	log.Info("shutting down", slog.Duration("timeout", cfg.ShutdownTimeout))
+	log.Info("shutting down", slog.String("timeout", cfg.ShutdownTimeout.String()))
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
