@@ -91,7 +91,8 @@ type Registry struct {
 	store Store
 }
 
-// New returns a registry over s.
+// New returns a registry over s. A nil store gives the built-in catalog
+// alone, for tools that run without a database.
 func New(s Store) *Registry { return &Registry{store: s} }
 
 func fromCatalog(m estimator.Model) Model {
@@ -120,6 +121,9 @@ func (g *Registry) Resolve(ctx context.Context, name string) (Model, error) {
 	if m, ok := estimator.Lookup(name); ok {
 		return fromCatalog(m), nil
 	}
+	if g.store == nil {
+		return Model{}, g.notFound(ctx, name)
+	}
 	r, err := g.store.Model(ctx, name)
 	if err == nil {
 		return fromRegistered(r), nil
@@ -147,6 +151,9 @@ func (g *Registry) List(ctx context.Context) ([]Model, error) {
 	var out []Model
 	for _, m := range estimator.Catalog() {
 		out = append(out, fromCatalog(m))
+	}
+	if g.store == nil {
+		return out, nil
 	}
 	regs, err := g.store.Models(ctx)
 	if err != nil {

@@ -2,6 +2,7 @@
 //
 //	flopledger [serve] [flags]   run the HTTP service (the default)
 //	flopledger migrate [flags]   apply pending database migrations and exit
+//	flopledger estimate [flags]  estimate a request's FLOPs and its prompt's bloat
 //	flopledger version           print the version
 //
 // Settings come from the environment, with flags as overrides; see the
@@ -43,6 +44,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "help":
 		usage(stdout)
 		return 0
+	case "estimate":
+		return estimateCmd(ctx, args, getenv, stdout, stderr)
 	case "serve", "migrate":
 	default:
 		fmt.Fprintf(stderr, "flopledger: unknown command %q\n\n", cmd)
@@ -79,6 +82,7 @@ func usage(w io.Writer) {
 commands:
   serve     run the HTTP service (default)
   migrate   apply pending database migrations and exit
+  estimate  estimate a request's FLOPs (flopledger estimate -h)
   version   print the version
 
 Run "flopledger serve -h" for the settings.
