@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -89,11 +90,33 @@ var ErrBuiltin = errors.New("built-in catalog models cannot be replaced or delet
 // Registry resolves model names against the built-in catalog and the store.
 type Registry struct {
 	store Store
+	// builtin indexes the catalog by lower-cased name, repository id and
+	// alias, built once: resolving is on the path of every estimate.
+	builtin map[string]Model
+	ordered []Model
 }
 
 // New returns a registry over s. A nil store gives the built-in catalog
 // alone, for tools that run without a database.
-func New(s Store) *Registry { return &Registry{store: s} }
+func New(s Store) *Registry {
+	g := &Registry{store: s, builtin: map[string]Model{}}
+	for _, m := range estimator.Catalog() {
+		cm := fromCatalog(m)
+		g.ordered = append(g.ordered, cm)
+		for _, k := range append([]string{m.Name, m.HFRepo}, m.Aliases...) {
+			g.builtin[strings.ToLower(k)] = cm
+		}
+	}
+	return g
+}
+
+// lookupBuiltin finds a catalog model as estimator.Lookup does. The
+// returned Model shares its MoE pointer with the index: callers treat
+// models as values and never write through it.
+func (g *Registry) lookupBuiltin(name string) (Model, bool) {
+	m, ok := g.builtin[strings.ToLower(strings.TrimSpace(name))]
+	return m, ok
+}
 
 func fromCatalog(m estimator.Model) Model {
 	total, active := m.Architecture.Params()
@@ -118,8 +141,8 @@ func fromRegistered(r Registered) Model {
 // repository ids) first, then registered names. A miss is a *NotFoundError
 // with the closest known names.
 func (g *Registry) Resolve(ctx context.Context, name string) (Model, error) {
-	if m, ok := estimator.Lookup(name); ok {
-		return fromCatalog(m), nil
+	if m, ok := g.lookupBuiltin(name); ok {
+		return m, nil
 	}
 	if g.store == nil {
 		return Model{}, g.notFound(ctx, name)
@@ -148,10 +171,7 @@ func (g *Registry) notFound(ctx context.Context, name string) error {
 
 // List returns the built-in models, then the registered ones, each by name.
 func (g *Registry) List(ctx context.Context) ([]Model, error) {
-	var out []Model
-	for _, m := range estimator.Catalog() {
-		out = append(out, fromCatalog(m))
-	}
+	out := slices.Clone(g.ordered)
 	if g.store == nil {
 		return out, nil
 	}
@@ -233,7 +253,7 @@ func (g *Registry) Register(ctx context.Context, r Registration) (Model, bool, e
 	if err := r.Validate(); err != nil {
 		return Model{}, false, err
 	}
-	if _, ok := estimator.Lookup(r.Name); ok {
+	if _, ok := g.lookupBuiltin(r.Name); ok {
 		return Model{}, false, ErrBuiltin
 	}
 	reg := Registered{Name: r.Name}
@@ -263,7 +283,7 @@ func (g *Registry) Register(ctx context.Context, r Registration) (Model, bool, e
 
 // Delete removes a registered model. Built-in models cannot be deleted.
 func (g *Registry) Delete(ctx context.Context, name string) error {
-	if _, ok := estimator.Lookup(name); ok {
+	if _, ok := g.lookupBuiltin(name); ok {
 		return ErrBuiltin
 	}
 	err := g.store.DeleteModel(ctx, name)

@@ -1,6 +1,7 @@
 package estimator
 
 import (
+	"encoding/json"
 	"math/big"
 	"testing"
 )
@@ -33,5 +34,21 @@ func TestHumanFLOPs(t *testing.T) {
 				t.Fatalf("HumanFLOPs(%s) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+func TestBreakdownJSONOrderAndExactness(t *testing.T) {
+	t.Parallel()
+	huge, _ := new(big.Int).SetString("18138975835764817920123", 10)
+	b := Breakdown{QProj: big.NewInt(1), KVProj: big.NewInt(2), AttnScores: huge, AttnValues: big.NewInt(4),
+		OutProj: big.NewInt(5), MLP: big.NewInt(6), Router: big.NewInt(0)} // lm_head missing: written as 0
+	got, err := b.MarshalJSON()
+	want := `{"q_proj":1,"kv_proj":2,"attn_scores":18138975835764817920123,"attn_values":4,"out_proj":5,"mlp":6,"router":0,"lm_head":0}`
+	if err != nil || string(got) != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+	var back Breakdown
+	if err := json.Unmarshal(got, &back); err != nil || back[AttnScores].Cmp(huge) != 0 {
+		t.Fatalf("round trip: %v %v", back, err)
 	}
 }
