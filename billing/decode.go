@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -174,16 +175,26 @@ type decoder struct {
 	ps problems
 }
 
-// err returns the problems found, keeping only the first one for each
-// field: a value that failed to decode is zero, and the validation that
-// follows must not add a second, misleading problem for it ("is required"
-// after "must be a date").
+// err returns the problems found, keeping only the first one for a field
+// and its subfields: a value that failed to decode is left zero, and the
+// validation that follows must not add a second, misleading problem for it
+// ("is required" after "must be a date", "versions[2].effective_from: is
+// required" after "versions[2]: must be a JSON object").
 func (d *decoder) err() error {
 	seen := make(map[string]bool, len(d.ps))
 	var out problems
+next:
 	for _, p := range d.ps {
-		if seen[p.Field] {
-			continue
+		// p.Field and each of its ancestors ("a.b.c": "a.b", "a").
+		for f := p.Field; f != ""; {
+			if seen[f] {
+				continue next
+			}
+			i := strings.LastIndexByte(f, '.')
+			if i < 0 {
+				break
+			}
+			f = f[:i]
 		}
 		seen[p.Field] = true
 		out = append(out, p)
@@ -344,26 +355,30 @@ func (d *decoder) prices(field string, raw json.RawMessage) map[string]RequestPr
 			continue
 		}
 		var p RequestPrices
-		var input, output json.RawMessage
+		var hasInput, hasOutput bool
 		for _, f := range fields {
 			switch f.key {
 			case "per_request":
 				p.PerRequest = d.amount(entry+".per_request", f.value)
 			case "input_per_mtok":
-				input = f.value
+				p.InputPerMTok, hasInput = d.amount(entry+".input_per_mtok", f.value), true
 			case "cached_input_per_mtok":
 				if !isNull(f.value) {
 					c := d.amount(entry+".cached_input_per_mtok", f.value)
 					p.CachedInputPerMTok = &c
 				}
 			case "output_per_mtok":
-				output = f.value
+				p.OutputPerMTok, hasOutput = d.amount(entry+".output_per_mtok", f.value), true
 			default:
 				d.ps.add(entry+"."+f.key, "is not a price field (per_request, input_per_mtok, cached_input_per_mtok, output_per_mtok)")
 			}
 		}
-		p.InputPerMTok = d.required(entry+".input_per_mtok", input)
-		p.OutputPerMTok = d.required(entry+".output_per_mtok", output)
+		if !hasInput {
+			d.ps.add(entry+".input_per_mtok", "is required")
+		}
+		if !hasOutput {
+			d.ps.add(entry+".output_per_mtok", "is required")
+		}
 		out[m.key] = p
 	}
 	return out

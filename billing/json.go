@@ -14,7 +14,7 @@ type (
 		Versions []Version `json:"versions"`
 	}
 	requestVersionJSON struct {
-		EffectiveFrom Date                          `json:"effective_from"`
+		EffectiveFrom Date                         `json:"effective_from"`
 		Prices        map[string]requestPricesJSON `json:"prices"`
 	}
 	requestPricesJSON struct {

@@ -102,6 +102,7 @@ func (p Plan) validate(ps *problems, inline bool) {
 	if len(p.Versions) == 0 {
 		ps.add("versions", "a plan needs at least one version")
 	}
+	var latest Date // the latest date so far; a missing date is only "is required"
 	for i, v := range p.Versions {
 		prefix := ""
 		if !inline {
@@ -110,9 +111,14 @@ func (p Plan) validate(ps *problems, inline bool) {
 		if p.Kind.Valid() {
 			v.validate(ps, prefix, p.Kind)
 		}
-		if i > 0 && !v.EffectiveFrom.IsZero() && !v.EffectiveFrom.After(p.Versions[i-1].EffectiveFrom) {
-			ps.add(join(prefix, "effective_from"), "must be after the previous version's (%s)", p.Versions[i-1].EffectiveFrom)
+		if v.EffectiveFrom.IsZero() {
+			continue
 		}
+		if !v.EffectiveFrom.After(latest) {
+			ps.add(join(prefix, "effective_from"), "must be later than every earlier version's (latest %s)", latest)
+			continue
+		}
+		latest = v.EffectiveFrom
 	}
 }
 

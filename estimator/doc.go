@@ -49,10 +49,13 @@
 //	n·D         = Dt = max(Out − n, 0)
 //	n·decode ctx sum  = (2·Dt·I + Dt(Dt+n)) / (2n)
 //
-// Compute evaluates those closed forms with big integers scaled by 2n, so its
-// cost does not depend on the number of tokens, and nothing overflows (a
-// 2,000,000-token prompt on Llama 3.1 405B in a bucket of 10^6 requests is an
-// ordinary input).
+// Compute evaluates those closed forms scaled by 2n, so its cost does not
+// depend on the number of tokens, and nothing overflows (a 2,000,000-token
+// prompt on Llama 3.1 405B in a bucket of 10^6 requests is an ordinary
+// input): in 128-bit machine arithmetic when bit lengths show that every
+// intermediate fits (always, for the catalogued models), with math/big
+// otherwise; the two paths give identical results. Prepare does the
+// per-architecture work (validation, coefficients) once for many requests.
 //
 // # Rounding
 //

@@ -80,3 +80,55 @@ func FuzzCompute(f *testing.F) {
 		checkAgainstReference(t, a, r, e)
 	})
 }
+
+// FuzzFastPathMatchesBig: whatever the sizes, the fast path (when its
+// bounds allow it), the big path, Prepared.Compute, Totals and the big.Rat
+// reference agree exactly, breakdowns included. Sizes are folded into their
+// valid ranges so that most inputs are valid; the rest must be rejected.
+func FuzzFastPathMatchesBig(f *testing.F) {
+	// llama-3.1-8b, one request; qwen-like MoE bucket; llama-3.1-405b, 2M
+	// tokens in a bucket of 10^6; a wide architecture on both sides of the
+	// bound (attn bit length 46: fast up to a 79-bit context sum); units.
+	f.Add(uint32(4096), uint32(32), uint32(32), uint32(8), uint32(128), uint32(14336), uint32(128256), true, uint8(0), uint32(0),
+		uint64(1500), uint64(0), uint64(300), uint64(1))
+	f.Add(uint32(2048), uint32(48), uint32(32), uint32(4), uint32(128), uint32(0), uint32(151936), true, uint8(128), uint32(768),
+		uint64(123_457), uint64(50_000), uint64(9_999), uint64(97))
+	f.Add(uint32(16384), uint32(126), uint32(128), uint32(8), uint32(128), uint32(53248), uint32(128256), true, uint8(0), uint32(0),
+		uint64(2_000_000_000_000), uint64(500_000_000_000), uint64(300_000_001), uint64(1_000_000))
+	f.Add(uint32(1), uint32(1<<22), uint32(1), uint32(1), uint32(1<<22), uint32(1), uint32(1), true, uint8(0), uint32(0),
+		uint64(1<<39), uint64(0), uint64(0), uint64(1))
+	f.Add(uint32(1), uint32(1<<22), uint32(1), uint32(1), uint32(1<<22), uint32(1), uint32(1), false, uint8(0), uint32(0),
+		uint64(1<<39+1<<38), uint64(3), uint64(1<<40), uint64(1))
+	f.Add(uint32(1), uint32(1), uint32(1), uint32(1), uint32(1), uint32(1), uint32(1), true, uint8(0), uint32(0),
+		uint64(5), uint64(5), uint64(5), uint64(4))
+	f.Fuzz(func(t *testing.T, d, layers, heads, kv, hd, ff, vocab uint32, gated bool, experts uint8, dffExpert uint32,
+		in, cached, out, n uint64) {
+		size := func(x uint32) int64 { return int64(x) % (MaxDimension + 1) }
+		a := Architecture{DModel: size(d), Layers: size(layers), Heads: size(heads), KVHeads: size(kv), HeadDim: size(hd),
+			DFF: size(ff), MLP: MLPPlain, Vocab: size(vocab)}
+		if gated {
+			a.MLP = MLPGated
+		}
+		if experts > 0 {
+			a.MoE = &MoE{Experts: int64(experts), TopK: 1 + int64(experts)/4, DFFExpert: size(dffExpert)}
+		}
+		r := Request{InputTokens: int64(in % uint64(MaxTokens+1)), OutputTokens: int64(out % uint64(MaxTokens+1))}
+		r.Requests = 1 + int64(n%uint64(max(r.InputTokens, 1)))
+		r.CachedInputTokens = int64(cached % uint64(r.InputTokens+1))
+
+		p, err := Prepare(a)
+		if err != nil {
+			if a.Validate() == nil {
+				t.Fatalf("Prepare(%+v) = %v for a valid architecture", a, err)
+			}
+			return
+		}
+		if r.Validate() != nil {
+			if _, err := p.Compute(r); err == nil {
+				t.Fatalf("Prepared.Compute accepted invalid %+v", r)
+			}
+			return
+		}
+		agree(t, a, r, true)
+	})
+}

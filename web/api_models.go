@@ -38,6 +38,9 @@ func (s *Server) registerModel(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	if s.onModelRegistered != nil {
+		s.onModelRegistered(m.Name)
+	}
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated

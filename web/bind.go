@@ -29,7 +29,19 @@ func (s *Server) readJSONBody(c *gin.Context) ([]byte, error) {
 				Message: fmt.Sprintf("Content-Type %q is not JSON; send Content-Type: application/json (with curl: --json or -H 'Content-Type: application/json')", ct)}
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, s.maxBody))
+	body, err := s.readBody(c, s.maxBody)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, &Error{Status: http.StatusBadRequest, Code: "invalid_json", Message: "the body is empty; send a JSON object"}
+	}
+	return body, nil
+}
+
+// readBody reads the whole body, up to limit bytes (413 past it).
+func (s *Server) readBody(c *gin.Context, limit int64) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large",
@@ -37,9 +49,6 @@ func (s *Server) readJSONBody(c *gin.Context) ([]byte, error) {
 	}
 	if err != nil {
 		return nil, &Error{Status: http.StatusBadRequest, Code: "bad_body", Message: "reading the body failed: " + err.Error()}
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, &Error{Status: http.StatusBadRequest, Code: "invalid_json", Message: "the body is empty; send a JSON object"}
 	}
 	return body, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/flopledger/flopledger/billing"
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/estimator"
 )
@@ -44,11 +45,24 @@ func domainError(err error) *Error {
 	var e *Error
 	var ve estimator.ValidationError
 	var nf *catalog.NotFoundError
+	var be billing.ValidationError
 	switch {
 	case errors.As(err, &e):
 		return e
 	case errors.As(err, &ve):
 		return invalid(ve.Problems...)
+	case errors.As(err, &be):
+		ps := make([]estimator.Problem, len(be.Problems))
+		for i, p := range be.Problems {
+			ps[i] = estimator.Problem{Field: p.Field, Message: p.Message}
+		}
+		return invalid(ps...)
+	case errors.Is(err, billing.ErrPlanNotFound):
+		return &Error{Status: http.StatusNotFound, Code: "plan_not_found", Message: err.Error()}
+	case errors.Is(err, billing.ErrPlanExists):
+		return &Error{Status: http.StatusConflict, Code: "plan_exists", Message: err.Error()}
+	case errors.Is(err, billing.ErrKind):
+		return &Error{Status: http.StatusConflict, Code: "plan_kind", Message: err.Error()}
 	case errors.As(err, &nf):
 		return &Error{Status: http.StatusNotFound, Code: "model_not_found", Message: nf.Error(),
 			Details: gin.H{"model": nf.Name, "suggestions": nonNil(nf.Suggestions)}}

@@ -1,13 +1,18 @@
 package web
 
 import (
+	"context"
 	"flag"
+	"io"
 	"net/http"
 	"os"
 	"testing"
 
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/catalog"
+	"github.com/flopledger/flopledger/importer"
+	"github.com/flopledger/flopledger/report"
+	"github.com/flopledger/flopledger/usage"
 	"github.com/flopledger/flopledger/pgtest"
 	"github.com/flopledger/flopledger/quote"
 )
@@ -25,5 +30,17 @@ func newAPI(t *testing.T) http.Handler {
 	t.Helper()
 	st := pgtest.NewStore(t)
 	models := catalog.New(st)
-	return New(Options{Logger: testLogger(), Readiness: st, Quotes: quote.New(models, tokens), Models: models, Version: "test"})
+	usages := usage.NewService(st, models, tokens, usage.Options{GroupTags: []string{"team"}})
+	return New(Options{
+		Logger: testLogger(), Readiness: st, Quotes: quote.New(models, tokens), Models: models, Version: "test",
+		Usage: usages, Plans: st, Reports: report.New(st, []string{"team"}), Importer: testImporter{usages},
+		OnModelRegistered: func(string) { _, _ = usages.Backfill(context.Background()) },
+		DefaultRequestPlan: "list-price", DefaultFLOPsPlan: "flops-tariff",
+	})
+}
+
+type testImporter struct{ u *usage.Service }
+
+func (i testImporter) Import(ctx context.Context, r io.Reader, f importer.Format, o importer.Options) (importer.Summary, error) {
+	return importer.Import(ctx, r, f, o, i.u, nil)
 }

@@ -21,4 +21,12 @@ func (s *Server) routes(e *gin.Engine) {
 	v1.POST("/models", s.registerModel)
 	v1.GET("/models/:name", s.getModel)
 	v1.DELETE("/models/:name", s.deleteModel)
+	v1.POST("/usage", s.ingestUsage)
+	v1.GET("/usage/unpriced", s.unpricedUsage)
+	v1.POST("/import", s.importUsage)
+	v1.GET("/plans", s.listPlans)
+	v1.POST("/plans", s.createPlan)
+	v1.GET("/plans/:name", s.getPlan)
+	v1.POST("/plans/:name/versions", s.addPlanVersion)
+	v1.GET("/comparison", s.comparison)
 }

@@ -11,9 +11,19 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/flopledger/flopledger/billing"
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/quote"
+	"github.com/flopledger/flopledger/report"
+	"github.com/flopledger/flopledger/usage"
 )
+
+func orDefault[T int | int64](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
 
 // Readiness reports whether the service can do its work: the database
 // answers and its schema is current. A nil error means ready.
@@ -33,8 +43,45 @@ type Options struct {
 
 	Quotes Quoter
 	Models Models
+	Usage   Usage
+	Plans   Plans
+	Reports Reports
+	// Importer reads usage files for POST /v1/import.
+	Importer Importer
+	// OnModelRegistered is called after a model is registered, so that the
+	// caller can price that model's waiting records (backfill). Optional.
+	OnModelRegistered func(name string)
+	// DefaultRequestPlan and DefaultFLOPsPlan are used when a comparison
+	// names no plan.
+	DefaultRequestPlan, DefaultFLOPsPlan string
+
 	// MaxBodyBytes bounds a JSON request body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// MaxBatchRecords and MaxBatchBytes bound POST /v1/usage; 0 means the
+	// defaults.
+	MaxBatchRecords int
+	MaxBatchBytes   int64
+	// MaxImportBytes bounds POST /v1/import; 0 means DefaultMaxImportBytes.
+	MaxImportBytes int64
+}
+
+// Usage ingests usage records (usage.Service).
+type Usage interface {
+	Ingest(ctx context.Context, items []usage.Item, atomic bool) (usage.Result, error)
+	Unpriced(ctx context.Context) ([]usage.Unpriced, error)
+}
+
+// Plans keeps price plans (the store).
+type Plans interface {
+	Plans(ctx context.Context) ([]billing.Plan, error)
+	Plan(ctx context.Context, name string) (billing.Plan, error)
+	CreatePlan(ctx context.Context, p billing.Plan) error
+	AddPlanVersion(ctx context.Context, name string, v billing.Version) (bool, error)
+}
+
+// Reports builds comparisons and reports (report.Service).
+type Reports interface {
+	Compare(ctx context.Context, q report.Query) (report.Comparison, error)
 }
 
 // Quoter estimates what traffic costs (quote.Service).
@@ -59,7 +106,16 @@ type Server struct {
 	version string
 	quotes  Quoter
 	models  Models
-	maxBody int64
+	usage   Usage
+	plans   Plans
+	reports Reports
+	imports Importer
+
+	onModelRegistered                    func(string)
+	defaultRequestPlan, defaultFLOPsPlan string
+
+	maxBody, maxBatchBytes, maxImportBytes int64
+	maxBatchRecords                        int
 }
 
 // New builds the HTTP handler with every route registered.
@@ -79,10 +135,19 @@ func New(o Options) http.Handler {
 		version: o.Version,
 		quotes:  o.Quotes,
 		models:  o.Models,
-		maxBody: o.MaxBodyBytes,
-	}
-	if s.maxBody <= 0 {
-		s.maxBody = DefaultMaxBodyBytes
+		usage:   o.Usage,
+		plans:   o.Plans,
+		reports: o.Reports,
+		imports: o.Importer,
+
+		onModelRegistered:  o.OnModelRegistered,
+		defaultRequestPlan: o.DefaultRequestPlan,
+		defaultFLOPsPlan:   o.DefaultFLOPsPlan,
+
+		maxBody:         orDefault(o.MaxBodyBytes, DefaultMaxBodyBytes),
+		maxBatchBytes:   orDefault(o.MaxBatchBytes, DefaultMaxBatchBytes),
+		maxImportBytes:  orDefault(o.MaxImportBytes, DefaultMaxImportBytes),
+		maxBatchRecords: orDefault(o.MaxBatchRecords, DefaultMaxBatchRecords),
 	}
 	return s.engine()
 }

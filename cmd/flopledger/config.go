@@ -24,6 +24,13 @@ type Config struct {
 	AutoMigrate     bool
 	ShutdownTimeout time.Duration
 	PGUser          string // account that runs the embedded PostgreSQL when we are root
+
+	GroupTags       []string
+	RequestPlan     string
+	FLOPsPlan       string
+	MaxBatchRecords int
+	MaxBatchBytes   int64
+	MaxImportBytes  int64
 }
 
 // setting is one configuration item: its environment variable, its flag,
@@ -112,6 +119,35 @@ var settings = []setting{
 			c.PGUser = v
 			return nil
 		}},
+	{env: "FLOPLEDGER_GROUP_TAGS", flag: "group-tags", def: "team",
+		help: "comma-separated tag keys kept in the daily rollups, for group_by=tag:NAME",
+		apply: func(c *Config, v string) error {
+			c.GroupTags = nil
+			for _, t := range strings.Split(v, ",") {
+				if t = strings.TrimSpace(t); t != "" {
+					c.GroupTags = append(c.GroupTags, t)
+				}
+			}
+			return nil
+		}},
+	{env: "FLOPLEDGER_REQUEST_PLAN", flag: "request-plan", def: "list-price", help: "request plan used when a comparison or report names none",
+		apply: func(c *Config, v string) error { c.RequestPlan = v; return nil }},
+	{env: "FLOPLEDGER_FLOPS_PLAN", flag: "flops-plan", def: "flops-tariff", help: "FLOPs plan used when a comparison or report names none",
+		apply: func(c *Config, v string) error { c.FLOPsPlan = v; return nil }},
+	{env: "FLOPLEDGER_MAX_BATCH_RECORDS", flag: "max-batch-records", def: "10000", help: "records per POST /v1/usage",
+		apply: func(c *Config, v string) error { n, err := positive(v); c.MaxBatchRecords = int(n); return err }},
+	{env: "FLOPLEDGER_MAX_BATCH_BYTES", flag: "max-batch-bytes", def: "33554432", help: "bytes per POST /v1/usage",
+		apply: func(c *Config, v string) error { n, err := positive(v); c.MaxBatchBytes = n; return err }},
+	{env: "FLOPLEDGER_MAX_IMPORT_BYTES", flag: "max-import-bytes", def: "268435456", help: "bytes per POST /v1/import",
+		apply: func(c *Config, v string) error { n, err := positive(v); c.MaxImportBytes = n; return err }},
+}
+
+func positive(v string) (int64, error) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 || n > 1<<40 {
+		return 0, fmt.Errorf("want a positive integer")
+	}
+	return n, nil
 }
 
 // loadConfig reads the settings from getenv, then from args (flags win),

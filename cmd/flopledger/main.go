@@ -42,14 +42,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stdout, "flopledger", fullVersion())
 		return 0
 	case "help":
-		usage(stdout)
+		printUsage(stdout)
 		return 0
 	case "estimate":
 		return estimateCmd(ctx, args, getenv, stdout, stderr)
 	case "serve", "migrate":
 	default:
 		fmt.Fprintf(stderr, "flopledger: unknown command %q\n\n", cmd)
-		usage(stderr)
+		printUsage(stderr)
 		return 2
 	}
 
@@ -76,7 +76,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return 0
 }
 
-func usage(w io.Writer) {
+func printUsage(w io.Writer) {
 	fmt.Fprint(w, `usage: flopledger [command] [flags]
 
 commands:

@@ -16,7 +16,9 @@ import (
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/quote"
+	"github.com/flopledger/flopledger/report"
 	"github.com/flopledger/flopledger/store"
+	"github.com/flopledger/flopledger/usage"
 	"github.com/flopledger/flopledger/web"
 )
 
@@ -45,14 +47,26 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 			log.Error("loading the tokenizer", slog.Any("error", err))
 		}
 	}()
+	usages := usage.NewService(db.store, models, tokens, usage.Options{GroupTags: cfg.GroupTags, Logger: log.With(slog.String("component", "usage"))})
+	backfill := startBackfill(ctx, usages, log)
 	handler := web.New(web.Options{
-		Quotes:    quote.New(models, tokens),
-		Models:    models,
-		Logger:    log.With(slog.String("component", "http")),
-		Readiness: db.store,
-		Registry:  reg,
-		Gatherer:  reg,
-		Version:   version,
+		Quotes:             quote.New(models, tokens),
+		Models:             models,
+		Usage:              usages,
+		Plans:              db.store,
+		Reports:            report.New(db.store, cfg.GroupTags),
+		Importer:           fileImporter{usages},
+		OnModelRegistered:  backfill.kick,
+		DefaultRequestPlan: cfg.RequestPlan,
+		DefaultFLOPsPlan:   cfg.FLOPsPlan,
+		MaxBatchRecords:    cfg.MaxBatchRecords,
+		MaxBatchBytes:      cfg.MaxBatchBytes,
+		MaxImportBytes:     cfg.MaxImportBytes,
+		Logger:             log.With(slog.String("component", "http")),
+		Readiness:          db.store,
+		Registry:           reg,
+		Gatherer:           reg,
+		Version:            version,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -89,5 +103,6 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("http shutdown: %w", err)
 	}
+	backfill.wait()
 	return nil
 }

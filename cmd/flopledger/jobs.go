@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/flopledger/flopledger/importer"
+	"github.com/flopledger/flopledger/usage"
+)
+
+// fileImporter binds importer.Import to the usage service for the API.
+type fileImporter struct{ usage *usage.Service }
+
+func (f fileImporter) Import(ctx context.Context, r io.Reader, format importer.Format, o importer.Options) (importer.Summary, error) {
+	return importer.Import(ctx, r, format, o, f.usage, nil)
+}
+
+// backfiller prices the records of newly known models: at start, when a
+// model is registered (kick), and every few minutes in case a registration
+// happened on another instance.
+type backfiller struct {
+	kicks chan struct{}
+	done  sync.WaitGroup
+}
+
+func startBackfill(ctx context.Context, u *usage.Service, log *slog.Logger) *backfiller {
+	b := &backfiller{kicks: make(chan struct{}, 1)}
+	b.kick("")
+	b.done.Add(1)
+	go func() {
+		defer b.done.Done()
+		tick := time.NewTicker(5 * time.Minute)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-b.kicks:
+			case <-tick.C:
+			}
+			n, err := u.Backfill(ctx)
+			if err != nil && ctx.Err() == nil {
+				log.Error("backfill failed; it runs again in a few minutes", slog.Any("error", err))
+			} else if n > 0 {
+				log.Info("backfill priced records", slog.Int("records", n))
+			}
+		}
+	}()
+	return b
+}
+
+// kick asks for a backfill soon; kicks while one is pending merge.
+func (b *backfiller) kick(string) {
+	select {
+	case b.kicks <- struct{}{}:
+	default:
+	}
+}
+
+// wait returns when the worker has stopped (after ctx is cancelled).
+func (b *backfiller) wait() { b.done.Wait() }
