@@ -222,7 +222,12 @@ func TestStoredFLOPsAreTheEstimate(t *testing.T) {
 	e := newEnv(t)
 	prompt := "secret prompt text   \n\n\n\n  with padding  "
 	batch := items(
-		record("bucket", func(r *usage.Record) { r.Requests = 7; r.InputTokens = 7003; r.CachedInputTokens = 1001; r.OutputTokens = 2101 }),
+		record("bucket", func(r *usage.Record) {
+			r.Requests = 7
+			r.InputTokens = 7003
+			r.CachedInputTokens = 1001
+			r.OutputTokens = 2101
+		}),
 		record("prompted", func(r *usage.Record) { r.Prompt = &prompt }),
 	)
 	if res, err := e.svc.Ingest(context.Background(), batch, false); err != nil || res.Accepted != 2 {

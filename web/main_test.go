@@ -11,10 +11,10 @@ import (
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/importer"
-	"github.com/flopledger/flopledger/report"
-	"github.com/flopledger/flopledger/usage"
 	"github.com/flopledger/flopledger/pgtest"
 	"github.com/flopledger/flopledger/quote"
+	"github.com/flopledger/flopledger/report"
+	"github.com/flopledger/flopledger/usage"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -34,7 +34,7 @@ func newAPI(t *testing.T) http.Handler {
 	return New(Options{
 		Logger: testLogger(), Readiness: st, Quotes: quote.New(models, tokens), Models: models, Version: "test",
 		Usage: usages, Plans: st, Reports: report.New(st, []string{"team"}), Importer: testImporter{usages},
-		OnModelRegistered: func(string) { _, _ = usages.Backfill(context.Background()) },
+		OnModelRegistered:  func(string) { _, _ = usages.Backfill(context.Background()) },
 		DefaultRequestPlan: "list-price", DefaultFLOPsPlan: "flops-tariff",
 	})
 }

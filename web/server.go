@@ -41,8 +41,8 @@ type Options struct {
 	Gatherer prometheus.Gatherer
 	Version  string
 
-	Quotes Quoter
-	Models Models
+	Quotes  Quoter
+	Models  Models
 	Usage   Usage
 	Plans   Plans
 	Reports Reports
