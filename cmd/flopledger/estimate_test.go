@@ -52,3 +52,33 @@ func TestEstimateCommand(t *testing.T) {
 		t.Fatalf("bad flag value: exit %d %s", code, errb.String())
 	}
 }
+
+// TestImportCommand imports a file twice into a real PostgreSQL: the
+// second run finds only duplicates.
+func TestImportCommand(t *testing.T) {
+	t.Parallel()
+	db := startTestDB(t)
+	env := map[string]string{"DATABASE_URL": db}
+	getenv := func(k string) string { return env[k] }
+	file := "../../importer/testdata/ndjson_records.ndjson"
+	var out, errb bytes.Buffer
+	if code := importCmd(context.Background(), []string{"--format", "ndjson", file}, getenv, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
+	}
+	first := out.String()
+	if !strings.Contains(first, " accepted, 0 duplicates") || strings.Contains(first, ": 0 accepted") {
+		t.Fatalf("first import: %s", first)
+	}
+	out.Reset()
+	if code := importCmd(context.Background(), []string{"--format", "ndjson", "--json", file}, getenv, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var sum struct{ Accepted, Duplicates int }
+	if err := json.Unmarshal(out.Bytes(), &sum); err != nil || sum.Accepted != 0 || sum.Duplicates == 0 {
+		t.Fatalf("second import: %s (%v)", out.String(), err)
+	}
+	errb.Reset()
+	if code := importCmd(context.Background(), []string{"--format", "xls", file}, getenv, &out, &errb); code != 2 || !strings.Contains(errb.String(), "ndjson") {
+		t.Fatalf("unknown format: %d %s", code, errb.String())
+	}
+}

@@ -3,6 +3,7 @@
 //	flopledger [serve] [flags]   run the HTTP service (the default)
 //	flopledger migrate [flags]   apply pending database migrations and exit
 //	flopledger estimate [flags]  estimate a request's FLOPs and its prompt's bloat
+//	flopledger import [flags] F  import a usage file (ndjson, csv, openai, anthropic, otlp, litellm)
 //	flopledger version           print the version
 //
 // Settings come from the environment, with flags as overrides; see the
@@ -46,6 +47,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 0
 	case "estimate":
 		return estimateCmd(ctx, args, getenv, stdout, stderr)
+	case "import":
+		return importCmd(ctx, args, getenv, stdout, stderr)
 	case "serve", "migrate":
 	default:
 		fmt.Fprintf(stderr, "flopledger: unknown command %q\n\n", cmd)
@@ -83,6 +86,7 @@ commands:
   serve     run the HTTP service (default)
   migrate   apply pending database migrations and exit
   estimate  estimate a request's FLOPs (flopledger estimate -h)
+  import    import a usage file (flopledger import -h)
   version   print the version
 
 Run "flopledger serve -h" for the settings.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flopledger/flopledger/pgembed"
 )
 
 // TestMain lets a test run the real binary as a child process: the test
@@ -139,4 +141,15 @@ func tempDataDir(t *testing.T) string {
 		}
 	}
 	return d
+}
+
+// startTestDB starts a throwaway PostgreSQL for a test and returns its URL.
+func startTestDB(t *testing.T) string {
+	t.Helper()
+	srv, err := pgembed.Start(context.Background(), pgembed.Options{Dir: filepath.Join(tempDataDir(t), "pg"), Fast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Stop(context.Background()) })
+	return srv.ConnString("flopledger")
 }
