@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/catalog"
@@ -19,12 +20,22 @@ type Resolver interface {
 type Service struct {
 	models Resolver
 	tokens *bloat.Counter
+	plans  Plans
+	now    func() time.Time
 }
 
 // New returns a Service resolving names with models and counting prompts
 // with tokens.
 func New(models Resolver, tokens *bloat.Counter) *Service {
 	return &Service{models: models, tokens: tokens}
+}
+
+// WithPlans returns a copy of s that also prices every estimate under each
+// plan, by the version in force at now().
+func (s *Service) WithPlans(p Plans, now func() time.Time) *Service {
+	c := *s
+	c.plans, c.now = p, now
+	return &c
 }
 
 // Breakdown is the FLOPs of each component, per phase.
@@ -76,6 +87,8 @@ type Result struct {
 	Breakdown         Breakdown `json:"breakdown"`
 	Human             Human     `json:"human"`
 	Bloat             *Bloat    `json:"bloat,omitempty"`
+	// Costs are the estimate's price under each plan (when plans exist).
+	Costs []Cost `json:"costs,omitempty"`
 }
 
 // Estimate validates req, resolves its model, counts its prompt if any, and
@@ -118,6 +131,11 @@ func (s *Service) Estimate(ctx context.Context, req Request) (Result, error) {
 			return Result{}, err
 		}
 		res.Bloat = b
+	}
+	if s.plans != nil {
+		if res.Costs, err = costs(ctx, s.plans, s.now(), res); err != nil {
+			return Result{}, err
+		}
 	}
 	return res, nil
 }

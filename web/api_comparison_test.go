@@ -193,3 +193,45 @@ func TestImportTwiceAddsNothing(t *testing.T) {
 		t.Fatalf("anthropic without tokens per request: %d %s", w.Code, w.Body)
 	}
 }
+
+// TestEstimateCosts: once plans exist, an estimate carries its cost under
+// each, by today's version.
+func TestEstimateCosts(t *testing.T) {
+	t.Parallel()
+	api := newAPI(t)
+	mustStatus(t, do(api, "POST", "/v1/plans", `{"name": "list-price", "kind": "request", "effective_from": "2026-01-01",
+		"prices": {"default": {"input_per_mtok": "3", "cached_input_per_mtok": "0.3", "output_per_mtok": "15"}}}`), 201, "request plan")
+	mustStatus(t, do(api, "POST", "/v1/plans", `{"name": "flops-tariff", "kind": "flops", "effective_from": "2026-01-01", "prefill_per_tflop": "0.00002", "decode_per_tflop": "0.00004"}`), 201, "flops plan")
+	mustStatus(t, do(api, "POST", "/v1/plans", `{"name": "future", "kind": "flops", "effective_from": "2027-01-01", "per_tflop": "1"}`), 201, "future plan")
+	w := do(api, "POST", "/v1/estimate", `{"architecture": `+tinyArch+`, "input_tokens": 3000000, "cached_input_tokens": 1000000, "output_tokens": 2000000, "requests": 1000000}`)
+	var b struct {
+		PrefillFLOPs json.Number `json:"prefill_flops"`
+		DecodeFLOPs  json.Number `json:"decode_flops"`
+		Costs        []struct {
+			Plan  string
+			Cost  *decimal.Decimal
+			Error string
+		}
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &b); err != nil || len(b.Costs) != 3 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	pre, dec := decimal.RequireFromString(string(b.PrefillFLOPs)), decimal.RequireFromString(string(b.DecodeFLOPs))
+	want := map[string]decimal.Decimal{
+		// 2,000,000 uncached·$3 + 1,000,000 cached·$0.3 + 2,000,000 output·$15, per million.
+		"list-price":   decimal.RequireFromString("36.3"),
+		"flops-tariff": pre.Mul(decimal.RequireFromString("0.00002")).Add(dec.Mul(decimal.RequireFromString("0.00004"))).Shift(-12),
+	}
+	for _, c := range b.Costs {
+		switch c.Plan {
+		case "future":
+			if c.Cost != nil || c.Error == "" {
+				t.Fatalf("a plan without a version today must say so: %+v", c)
+			}
+		default:
+			if c.Cost == nil || !c.Cost.Equal(want[c.Plan]) {
+				t.Fatalf("%s costs %v, want %s", c.Plan, c.Cost, want[c.Plan])
+			}
+		}
+	}
+}

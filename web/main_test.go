@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/catalog"
@@ -32,7 +33,8 @@ func newAPI(t *testing.T) http.Handler {
 	models := catalog.New(st)
 	usages := usage.NewService(st, models, tokens, usage.Options{GroupTags: []string{"team"}})
 	return New(Options{
-		Logger: testLogger(), Readiness: st, Quotes: quote.New(models, tokens), Models: models, Version: "test",
+		Logger: testLogger(), Readiness: st, Quotes: quote.New(models, tokens).WithPlans(st, func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }),
+		Models: models, Version: "test",
 		Usage: usages, Plans: st, Reports: report.New(st, []string{"team"}), Importer: testImporter{usages},
 		OnModelRegistered:  func(string) { _, _ = usages.Backfill(context.Background()) },
 		DefaultRequestPlan: "list-price", DefaultFLOPsPlan: "flops-tariff",

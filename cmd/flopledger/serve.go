@@ -50,7 +50,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 	usages := usage.NewService(db.store, models, tokens, usage.Options{GroupTags: cfg.GroupTags, Logger: log.With(slog.String("component", "usage"))})
 	backfill := startBackfill(ctx, usages, log)
 	handler := web.New(web.Options{
-		Quotes:             quote.New(models, tokens),
+		Quotes:             quote.New(models, tokens).WithPlans(db.store, time.Now),
 		Models:             models,
 		Usage:              usages,
 		Plans:              db.store,
