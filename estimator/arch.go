@@ -1,6 +1,9 @@
 package estimator
 
-import "math/big"
+import (
+	"math/big"
+	"math/bits"
+)
 
 // MLPKind is the shape of a feed-forward block.
 type MLPKind string
@@ -118,11 +121,22 @@ func coefficientsOf(a Architecture) coefficients {
 	return c
 }
 
-// product multiplies int64 factors exactly.
+// product multiplies int64 factors exactly. Validation and Prepare call it
+// a few dozen times per architecture, so it multiplies in uint64 while the
+// factors are non-negative and the product fits, and only then goes on in
+// math/big.
 func product(factors ...int64) *big.Int {
-	p := big.NewInt(1)
+	acc, i := uint64(1), 0
+	for ; i < len(factors) && factors[i] >= 0; i++ {
+		hi, lo := bits.Mul64(acc, uint64(factors[i]))
+		if hi != 0 {
+			break
+		}
+		acc = lo
+	}
+	p := new(big.Int).SetUint64(acc)
 	var f big.Int
-	for _, x := range factors {
+	for _, x := range factors[i:] {
 		p.Mul(p, f.SetInt64(x))
 	}
 	return p

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"github.com/flopledger/flopledger/billing"
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/estimator"
 	"github.com/flopledger/flopledger/pgtest"
@@ -183,4 +184,12 @@ func TestSaveModelConcurrently(t *testing.T) {
 	if n != 1 || err != nil || m.Version != 1 || m.Architecture != arch {
 		t.Fatalf("created %d times (want 1), version %d, err %v", n, m.Version, err)
 	}
+}
+
+func mustDate(s string) billing.Date {
+	d, err := billing.ParseDate(s)
+	if err != nil {
+		panic(err)
+	}
+	return d
 }

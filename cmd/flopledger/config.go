@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/robfig/cron/v3"
 )
 
 // Config is every setting of the binary, read once at start from the
@@ -25,12 +27,14 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	PGUser          string // account that runs the embedded PostgreSQL when we are root
 
-	GroupTags       []string
-	RequestPlan     string
-	FLOPsPlan       string
-	MaxBatchRecords int
-	MaxBatchBytes   int64
-	MaxImportBytes  int64
+	GroupTags         []string
+	RequestPlan       string
+	FLOPsPlan         string
+	MaxBatchRecords   int
+	MaxBatchBytes     int64
+	MaxImportBytes    int64
+	RetentionMonths   int
+	RetentionSchedule string
 }
 
 // setting is one configuration item: its environment variable, its flag,
@@ -140,6 +144,24 @@ var settings = []setting{
 		apply: func(c *Config, v string) error { n, err := positive(v); c.MaxBatchBytes = n; return err }},
 	{env: "FLOPLEDGER_MAX_IMPORT_BYTES", flag: "max-import-bytes", def: "268435456", help: "bytes per POST /v1/import",
 		apply: func(c *Config, v string) error { n, err := positive(v); c.MaxImportBytes = n; return err }},
+	{env: "FLOPLEDGER_RETENTION_MONTHS", flag: "retention-months", def: "0",
+		help: "drop raw usage records older than this many whole months (the daily rollups keep the history); 0 keeps them forever",
+		apply: func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > 1200 {
+				return fmt.Errorf("want a number of months from 0 (keep forever) to 1200")
+			}
+			c.RetentionMonths = n
+			return nil
+		}},
+	{env: "FLOPLEDGER_RETENTION_SCHEDULE", flag: "retention-schedule", def: "30 3 * * *", help: "cron spec (UTC) of the retention job",
+		apply: func(c *Config, v string) error {
+			if _, err := cron.ParseStandard(v); err != nil {
+				return fmt.Errorf("not a cron spec: %v", err)
+			}
+			c.RetentionSchedule = v
+			return nil
+		}},
 }
 
 func positive(v string) (int64, error) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/flopledger/flopledger/importer"
+	"github.com/flopledger/flopledger/store"
 	"github.com/flopledger/flopledger/usage"
 )
 
@@ -62,3 +63,20 @@ func (b *backfiller) kick(string) {
 
 // wait returns when the worker has stopped (after ctx is cancelled).
 func (b *backfiller) wait() { b.done.Wait() }
+
+// retention drops raw partitions older than the configured months; the
+// cron spec lives in the config (FLOPLEDGER_RETENTION_SCHEDULE).
+func retentionJob(ctx context.Context, st *store.Store, months int, now func() time.Time, log *slog.Logger) func() {
+	return func() {
+		n := now().UTC()
+		cutoff := time.Date(n.Year(), n.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, -months, 0)
+		dropped, err := st.DropRawBefore(ctx, cutoff)
+		if err != nil {
+			log.Error("retention failed", slog.Any("error", err))
+			return
+		}
+		if len(dropped) > 0 {
+			log.Info("retention dropped raw partitions", slog.Any("partitions", dropped), slog.Time("before", cutoff))
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/robfig/cron/v3"
 
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/catalog"
@@ -68,6 +69,17 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		Gatherer:           reg,
 		Version:            version,
 	})
+
+	// Scheduled jobs. cron.Stop waits for a running job before shutdown
+	// closes the pool under it.
+	sched := cron.New(cron.WithLocation(time.UTC), cron.WithChain(cron.SkipIfStillRunning(cron.DiscardLogger)))
+	if cfg.RetentionMonths > 0 {
+		if _, err := sched.AddFunc(cfg.RetentionSchedule, retentionJob(ctx, db.store, cfg.RetentionMonths, time.Now, log)); err != nil {
+			return fmt.Errorf("retention schedule: %w", err)
+		}
+	}
+	sched.Start()
+	defer func() { <-sched.Stop().Done() }()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
