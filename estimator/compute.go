@@ -45,7 +45,8 @@ func (b Breakdown) Sum() *big.Int {
 
 // Estimate is the FLOPs of a Request on an Architecture: Prefill and Decode
 // each rounded to the nearest integer (halves up), Total = Prefill + Decode,
-// and each phase's breakdown summing exactly to that phase.
+// and each phase's breakdown summing exactly to that phase. Its nineteen
+// integers are distinct but share one allocation.
 type Estimate struct {
 	Prefill          *big.Int  `json:"prefill_flops"`
 	Decode           *big.Int  `json:"decode_flops"`

@@ -12,8 +12,9 @@ type Prepared struct {
 }
 
 // Prepare validates a (returning Validate's ValidationError if it is
-// invalid) and computes its coefficients. It costs about what one call of
-// Compute used to; Prepared.Compute then costs a small fraction of that.
+// invalid) and computes its coefficients: the part of Compute that depends
+// only on the architecture, the parameter count included, and most of its
+// cost, done once.
 func Prepare(a Architecture) (*Prepared, error) {
 	if err := a.Validate(); err != nil {
 		return nil, err

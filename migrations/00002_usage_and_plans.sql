@@ -45,7 +45,6 @@ CREATE TABLE usage_records (
 
 -- Unpriced records are found by model, for the backfill and the dashboard.
 CREATE INDEX usage_records_unpriced ON usage_records (model) WHERE prefill_flops IS NULL;
-CREATE INDEX usage_records_workload ON usage_records (workload, occurred_at);
 
 -- Per-day sums, maintained in the same transaction as the ingest (and the
 -- backfill). tags holds only the tag keys configured for grouping.

@@ -1,12 +1,15 @@
 package web
 
 import (
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/flopledger/flopledger/catalog"
+	"github.com/flopledger/flopledger/pgtest"
+	"github.com/flopledger/flopledger/usage"
 	"github.com/flopledger/flopledger/quote"
 )
 
@@ -26,4 +29,30 @@ func BenchmarkEstimateHandler(b *testing.B) {
 			b.Fatal(w.Body.String())
 		}
 	}
+}
+
+// BenchmarkIngestNDJSON posts batches of 5,000 new records through the real
+// handler into a real PostgreSQL: the server side of POST /v1/usage.
+func BenchmarkIngestNDJSON(b *testing.B) {
+	st := pgtest.NewStore(b)
+	models := catalog.New(st)
+	h := New(Options{Logger: slog.New(slog.DiscardHandler), Usage: usage.NewService(st, models, tokens, usage.Options{GroupTags: []string{"team"}})})
+	const batch = 5000
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		var body strings.Builder
+		for range batch {
+			fmt.Fprintf(&body, `{"id":"r%d","occurred_at":"2026-10-%02dT10:00:00Z","workload":"w%d","model":"llama-3.1-8b","input_tokens":%d,"cached_input_tokens":100,"output_tokens":300,"latency_ms":900,"tags":{"team":"care"}}`+"\n", n, 1+n%28, n%6, 150+n%1000)
+			n++
+		}
+		req := httptest.NewRequest("POST", "/v1/usage", strings.NewReader(body.String()))
+		req.Header.Set("Content-Type", "application/x-ndjson")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != 200 {
+			b.Fatal(w.Body.String())
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
 }
