@@ -66,6 +66,10 @@ type Model struct {
 	ActiveParams    int64                  `json:"active_params"`
 	PublishedParams int64                  `json:"published_params,omitempty"`
 	UpdatedAt       *time.Time             `json:"updated_at,omitempty"`
+	// Prepared is the validated architecture, ready to estimate; set for
+	// built-in models, which are prepared once (registered ones are
+	// prepared per use).
+	Prepared *estimator.Prepared `json:"-"`
 }
 
 // NotFoundError names the model asked for and the closest known names.
@@ -102,6 +106,7 @@ func New(s Store) *Registry {
 	g := &Registry{store: s, builtin: map[string]Model{}}
 	for _, m := range estimator.Catalog() {
 		cm := fromCatalog(m)
+		cm.Prepared, _ = estimator.Prepare(cm.Architecture) // the catalog is valid: its tests say so
 		g.ordered = append(g.ordered, cm)
 		for _, k := range append([]string{m.Name, m.HFRepo}, m.Aliases...) {
 			g.builtin[strings.ToLower(k)] = cm

@@ -187,7 +187,7 @@ func (e *email) classify(err error) error {
 		errors.As(err, &cv), errors.As(err, &ua), errors.As(err, &he):
 		perm = true
 	}
-	wrapped := fmt.Errorf("email %s via %s:%d: %w", e.name, e.c.Host, e.c.Port, err)
+	wrapped := fmt.Errorf("smtp %s:%d: %w", e.c.Host, e.c.Port, err)
 	if e.c.Password != "" && strings.Contains(wrapped.Error(), e.c.Password) {
 		// A server may echo what it was sent. The cause is dropped, not
 		// just its text, so that nobody can print it from the chain.

@@ -90,12 +90,12 @@ func (w *webhook) Send(ctx context.Context, m Message) error {
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
-			ue.URL = w.shown // the path may hold a token
+			err = ue.Err // ue's text has the whole URL, whose path may hold a token
 		}
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			err = fmt.Errorf("no response within %s: %w", w.c.Timeout, err)
 		}
-		return &Failure{Err: fmt.Errorf("webhook %s %s: %w", w.name, w.shown, err)}
+		return &Failure{Err: fmt.Errorf("POST %s: %w", w.shown, err)}
 	}
 	defer resp.Body.Close()
 	// Slack explains a refusal in a short body ("no_text"); keep a little
@@ -106,7 +106,7 @@ func (w *webhook) Send(ctx context.Context, m Message) error {
 	if code >= 200 && code < 300 {
 		return nil
 	}
-	f := &Failure{Err: fmt.Errorf("webhook %s %s: HTTP %s", w.name, w.shown, resp.Status)}
+	f := &Failure{Err: fmt.Errorf("POST %s: HTTP %s", w.shown, resp.Status)}
 	if s := strings.Join(strings.Fields(string(snippet)), " "); s != "" {
 		f.Err = fmt.Errorf("%w: %s", f.Err, s)
 	}

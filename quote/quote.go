@@ -98,7 +98,7 @@ func (s *Service) Estimate(ctx context.Context, req Request) (Result, error) {
 	if err := req.Validate(); err != nil {
 		return Result{}, err
 	}
-	arch, res, err := s.model(ctx, req)
+	_, prepared, res, err := s.model(ctx, req)
 	if err != nil {
 		return Result{}, err
 	}
@@ -115,7 +115,7 @@ func (s *Service) Estimate(ctx context.Context, req Request) (Result, error) {
 		input = int64(a.Tokens) * req.requests()
 	}
 	shape := req.shape(input)
-	est, err := estimator.Compute(arch, shape)
+	est, err := prepared.Compute(shape)
 	if err != nil {
 		// Only a prompt can get here: its token count was not known to
 		// Validate (an empty prompt, or more cached tokens than it has).
@@ -126,7 +126,7 @@ func (s *Service) Estimate(ctx context.Context, req Request) (Result, error) {
 	res.Breakdown = Breakdown{Prefill: est.PrefillBreakdown, Decode: est.DecodeBreakdown}
 	res.Human = Human{Prefill: estimator.HumanFLOPs(est.Prefill), Decode: estimator.HumanFLOPs(est.Decode), Total: estimator.HumanFLOPs(est.Total)}
 	if analysis != nil {
-		b, err := bloatCost(arch, shape, est, *analysis)
+		b, err := bloatCost(prepared, shape, est, *analysis)
 		if err != nil {
 			return Result{}, err
 		}
@@ -140,30 +140,41 @@ func (s *Service) Estimate(ctx context.Context, req Request) (Result, error) {
 	return res, nil
 }
 
-// model resolves the request's architecture and fills the result's model
-// fields.
-func (s *Service) model(ctx context.Context, req Request) (estimator.Architecture, Result, error) {
+// model resolves the request's architecture, prepared for estimating, and
+// fills the result's model fields.
+func (s *Service) model(ctx context.Context, req Request) (estimator.Architecture, *estimator.Prepared, Result, error) {
+	var a estimator.Architecture
+	var res Result
 	switch {
 	case req.Model != "":
 		m, err := s.models.Resolve(ctx, req.Model)
 		if err != nil {
-			return estimator.Architecture{}, Result{}, err
+			return a, nil, Result{}, err
 		}
-		return m.Architecture, Result{Model: m.Name, ModelSource: m.Source, ModelVersion: m.Version}, nil
+		res = Result{Model: m.Name, ModelSource: m.Source, ModelVersion: m.Version}
+		if m.Prepared != nil {
+			return m.Architecture, m.Prepared, res, nil
+		}
+		a = m.Architecture
 	case req.Architecture != nil:
-		return req.Architecture.Normalized(), Result{Model: "(architecture)", ModelSource: catalog.SourceArchitecture}, nil
+		a, res = req.Architecture.Normalized(), Result{Model: "(architecture)", ModelSource: catalog.SourceArchitecture}
 	default:
-		a, err := estimator.ParseHFConfig(req.HFConfig)
+		hf, err := estimator.ParseHFConfig(req.HFConfig)
 		if err != nil { // validated already; kept for safety
-			return estimator.Architecture{}, Result{}, err
+			return a, nil, Result{}, err
 		}
-		return a.Normalized(), Result{Model: "(hf_config)", ModelSource: catalog.SourceHFConfig}, nil
+		a, res = hf.Normalized(), Result{Model: "(hf_config)", ModelSource: catalog.SourceHFConfig}
 	}
+	p, err := estimator.Prepare(a)
+	if err != nil {
+		return a, nil, Result{}, estimator.ValidationError{Problems: estimator.Nest("architecture", err)}
+	}
+	return a, p, res, nil
 }
 
 // bloatCost prices the bloat: the same traffic with the normalised prompt,
 // cached tokens capped at its length, against the estimate as given.
-func bloatCost(arch estimator.Architecture, shape estimator.Request, est estimator.Estimate, a bloat.Analysis) (*Bloat, error) {
+func bloatCost(p *estimator.Prepared, shape estimator.Request, est estimator.Estimate, a bloat.Analysis) (*Bloat, error) {
 	n := shape.Requests
 	lean := shape
 	lean.InputTokens = int64(a.NormalizedTokens) * n
@@ -184,7 +195,7 @@ func bloatCost(arch estimator.Architecture, shape estimator.Request, est estimat
 	if a.BloatTokens == 0 || lean.InputTokens < n {
 		return b, nil // nothing to save, or nothing left to estimate
 	}
-	leanEst, err := estimator.Compute(arch, lean)
+	leanEst, err := p.Compute(lean)
 	if err != nil {
 		return nil, fmt.Errorf("quote: estimate without bloat: %w", err)
 	}
