@@ -458,6 +458,7 @@ func TestWebhookRefusesBadMessageWithoutSending(t *testing.T) {
 		{"bad ID", Message{ID: "a b", Text: "t"}},
 		{"payload with text", Message{ID: "a", Text: "t", Webhook: map[string]string{"text": "u"}}},
 	}
+	// Not parallel: the request count below must see every case finished.
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := ch.Send(context.Background(), tc.m); !IsPermanent(err) {

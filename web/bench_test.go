@@ -9,8 +9,8 @@ import (
 
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/pgtest"
-	"github.com/flopledger/flopledger/usage"
 	"github.com/flopledger/flopledger/quote"
+	"github.com/flopledger/flopledger/usage"
 )
 
 // BenchmarkEstimateHandler measures POST /v1/estimate in process, through

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flopledger/flopledger/bloat"
+	"github.com/flopledger/flopledger/budget"
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/importer"
 	"github.com/flopledger/flopledger/pgtest"
@@ -38,8 +39,13 @@ func newAPI(t *testing.T) http.Handler {
 		Usage: usages, Plans: st, Reports: report.New(st, []string{"team"}), Importer: testImporter{usages},
 		OnModelRegistered:  func(string) { _, _ = usages.Backfill(context.Background()) },
 		DefaultRequestPlan: "list-price", DefaultFLOPsPlan: "flops-tariff",
+		Budgets: budget.New(st), Now: func() time.Time { return testNow },
 	})
 }
+
+// testNow is the clock of the HTTP tests: half of October 2026 has passed
+// (15 of its 31 days).
+var testNow = time.Date(2026, 10, 16, 0, 0, 0, 0, time.UTC)
 
 type testImporter struct{ u *usage.Service }
 

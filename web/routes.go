@@ -29,4 +29,8 @@ func (s *Server) routes(e *gin.Engine) {
 	v1.GET("/plans/:name", s.getPlan)
 	v1.POST("/plans/:name/versions", s.addPlanVersion)
 	v1.GET("/comparison", s.comparison)
+	v1.GET("/budgets", s.listBudgets)
+	v1.GET("/budgets/:workload", s.getBudget)
+	v1.PUT("/budgets/:workload", s.putBudget)
+	v1.DELETE("/budgets/:workload", s.deleteBudget)
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
@@ -46,6 +47,9 @@ type Options struct {
 	Usage   Usage
 	Plans   Plans
 	Reports Reports
+	Budgets Budgets
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
 	// Importer reads usage files for POST /v1/import.
 	Importer Importer
 	// OnModelRegistered is called after a model is registered, so that the
@@ -110,6 +114,8 @@ type Server struct {
 	plans   Plans
 	reports Reports
 	imports Importer
+	budgets Budgets
+	now     func() time.Time
 
 	onModelRegistered                    func(string)
 	defaultRequestPlan, defaultFLOPsPlan string
@@ -139,6 +145,8 @@ func New(o Options) http.Handler {
 		plans:   o.Plans,
 		reports: o.Reports,
 		imports: o.Importer,
+		budgets: o.Budgets,
+		now:     o.Now,
 
 		onModelRegistered:  o.OnModelRegistered,
 		defaultRequestPlan: o.DefaultRequestPlan,
@@ -148,6 +156,9 @@ func New(o Options) http.Handler {
 		maxBatchBytes:   orDefault(o.MaxBatchBytes, DefaultMaxBatchBytes),
 		maxImportBytes:  orDefault(o.MaxImportBytes, DefaultMaxImportBytes),
 		maxBatchRecords: orDefault(o.MaxBatchRecords, DefaultMaxBatchRecords),
+	}
+	if s.now == nil {
+		s.now = time.Now
 	}
 	return s.engine()
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/flopledger/flopledger/bloat"
+	"github.com/flopledger/flopledger/budget"
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/quote"
 	"github.com/flopledger/flopledger/report"
@@ -57,6 +58,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		Plans:              db.store,
 		Reports:            report.New(db.store, cfg.GroupTags),
 		Importer:           fileImporter{usages},
+		Budgets:            budget.New(db.store),
 		OnModelRegistered:  backfill.kick,
 		DefaultRequestPlan: cfg.RequestPlan,
 		DefaultFLOPsPlan:   cfg.FLOPsPlan,
