@@ -90,7 +90,11 @@ func (e *ConfigError) Error() string {
 	for i, f := range e.Fields {
 		parts[i] = f.Field + ": " + f.Problem
 	}
-	return fmt.Sprintf("deliver: %s channel %q: %s", e.Kind, e.Channel, strings.Join(parts, "; "))
+	name := ""
+	if e.Channel != "" {
+		name = fmt.Sprintf(" %q", e.Channel)
+	}
+	return fmt.Sprintf("deliver: %s channel%s: %s", e.Kind, name, strings.Join(parts, "; "))
 }
 
 type problems []FieldError
@@ -99,7 +103,11 @@ func (p *problems) add(field, format string, args ...any) {
 	*p = append(*p, FieldError{Field: field, Problem: fmt.Sprintf(format, args...)})
 }
 
-func (p problems) err(kind, name string) error {
+// err names the channel too; an empty name is itself a problem.
+func (p problems) err(kind, name string, named bool) error {
+	if named && name == "" {
+		p = append(problems{{Field: "name", Problem: "required"}}, p...)
+	}
 	if len(p) == 0 {
 		return nil
 	}
@@ -107,11 +115,10 @@ func (p problems) err(kind, name string) error {
 }
 
 // Validate reports every problem with c at once, as a *ConfigError.
-func (c SMTPConfig) Validate(name string) error {
+func (c SMTPConfig) Validate() error { return c.check().err(KindEmail, "", false) }
+
+func (c SMTPConfig) check() problems {
 	var p problems
-	if name == "" {
-		p.add("name", "required")
-	}
 	switch {
 	case c.Host == "":
 		p.add("host", "required")
@@ -160,16 +167,15 @@ func (c SMTPConfig) Validate(name string) error {
 	if c.Timeout < 0 {
 		p.add("timeout", "must not be negative")
 	}
-	return p.err(KindEmail, name)
+	return p
 }
 
 // Validate reports every problem with c at once, as a *ConfigError. The URL
 // is not echoed, because it may hold a token.
-func (c WebhookConfig) Validate(name string) error {
+func (c WebhookConfig) Validate() error { return c.check().err(KindWebhook, "", false) }
+
+func (c WebhookConfig) check() problems {
 	var p problems
-	if name == "" {
-		p.add("name", "required")
-	}
 	if c.URL == "" {
 		p.add("url", "required")
 	} else if u, err := url.Parse(c.URL); err != nil {
@@ -190,7 +196,7 @@ func (c WebhookConfig) Validate(name string) error {
 	if c.Header != "" && !validHeaderName(c.Header) {
 		p.add("header", "not a valid HTTP header name: %q", c.Header)
 	}
-	return p.err(KindWebhook, name)
+	return p
 }
 
 func isLoopback(host string) bool {

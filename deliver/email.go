@@ -33,7 +33,7 @@ type email struct {
 // names the refused addresses, so that a retry cannot send it twice to the
 // others.
 func NewEmail(name string, c SMTPConfig) (Channel, error) {
-	if err := c.Validate(name); err != nil {
+	if err := c.check().err(KindEmail, name, true); err != nil {
 		return nil, err
 	}
 	if c.TLS == "" {

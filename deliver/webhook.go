@@ -35,7 +35,7 @@ type webhook struct {
 // NewWebhook returns a webhook channel, or a *ConfigError naming every
 // problem with c. It does not connect: Test does.
 func NewWebhook(name string, c WebhookConfig) (Channel, error) {
-	if err := c.Validate(name); err != nil {
+	if err := c.check().err(KindWebhook, name, true); err != nil {
 		return nil, err
 	}
 	if c.Timeout == 0 {

@@ -66,6 +66,17 @@ rolled AS (
         latency_records     = d.latency_records + EXCLUDED.latency_records,
         latency_ms_sum      = d.latency_ms_sum + EXCLUDED.latency_ms_sum
     RETURNING 1
+),
+latency AS (
+    INSERT INTO usage_latency_monthly AS l (workload, month, tags, bucket, n)
+    SELECT b.workload, date_trunc('month', b.occurred_at AT TIME ZONE 'UTC')::date, b.rollup_tags,
+        floor(ln(b.latency_ms + 1) / ln(1.1))::smallint, count(*)
+    FROM batch b JOIN fresh USING (id)
+    WHERE b.latency_ms IS NOT NULL
+    GROUP BY 1, 2, 3, 4
+    ORDER BY 1, 2, 3, 4
+    ON CONFLICT (workload, month, tags, bucket) DO UPDATE SET n = l.n + EXCLUDED.n
+    RETURNING 1
 )
 SELECT (SELECT count(*) FROM stored)`
 
