@@ -33,4 +33,11 @@ func (s *Server) routes(e *gin.Engine) {
 	v1.GET("/budgets/:workload", s.getBudget)
 	v1.PUT("/budgets/:workload", s.putBudget)
 	v1.DELETE("/budgets/:workload", s.deleteBudget)
+	v1.GET("/reports", s.listReports)
+	v1.POST("/reports", s.makeReport)
+	v1.GET("/reports/:id", s.getReport)
+	v1.GET("/reports/:id/deliveries", s.reportDeliveries)
+	v1.POST("/reports/:id/send", s.sendReport)
+	v1.GET("/channels", s.listChannels)
+	v1.POST("/channels/:name/test", s.testChannel)
 }

@@ -42,12 +42,17 @@ type Options struct {
 	Gatherer prometheus.Gatherer
 	Version  string
 
-	Quotes  Quoter
-	Models  Models
-	Usage   Usage
-	Plans   Plans
-	Reports Reports
-	Budgets Budgets
+	Quotes   Quoter
+	Models   Models
+	Usage    Usage
+	Plans    Plans
+	Reports  Reports
+	Budgets  Budgets
+	Maker    ReportMaker
+	Archive  ReportArchive
+	Notifier Notifier
+	// LinkBase is the service's public URL, for links in reports ("" none).
+	LinkBase string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Importer reads usage files for POST /v1/import.
@@ -103,19 +108,23 @@ type Models interface {
 
 // Server holds the handlers' dependencies.
 type Server struct {
-	log     *slog.Logger
-	ready   Readiness
-	metrics *httpMetrics
-	gather  prometheus.Gatherer
-	version string
-	quotes  Quoter
-	models  Models
-	usage   Usage
-	plans   Plans
-	reports Reports
-	imports Importer
-	budgets Budgets
-	now     func() time.Time
+	log      *slog.Logger
+	ready    Readiness
+	metrics  *httpMetrics
+	gather   prometheus.Gatherer
+	version  string
+	quotes   Quoter
+	models   Models
+	usage    Usage
+	plans    Plans
+	reports  Reports
+	imports  Importer
+	budgets  Budgets
+	maker    ReportMaker
+	archive  ReportArchive
+	notifier Notifier
+	linkBase string
+	now      func() time.Time
 
 	onModelRegistered                    func(string)
 	defaultRequestPlan, defaultFLOPsPlan string
@@ -134,19 +143,23 @@ func New(o Options) http.Handler {
 		o.Registry, o.Gatherer = reg, reg
 	}
 	s := &Server{
-		log:     o.Logger,
-		ready:   o.Readiness,
-		metrics: newHTTPMetrics(o.Registry),
-		gather:  o.Gatherer,
-		version: o.Version,
-		quotes:  o.Quotes,
-		models:  o.Models,
-		usage:   o.Usage,
-		plans:   o.Plans,
-		reports: o.Reports,
-		imports: o.Importer,
-		budgets: o.Budgets,
-		now:     o.Now,
+		log:      o.Logger,
+		ready:    o.Readiness,
+		metrics:  newHTTPMetrics(o.Registry),
+		gather:   o.Gatherer,
+		version:  o.Version,
+		quotes:   o.Quotes,
+		models:   o.Models,
+		usage:    o.Usage,
+		plans:    o.Plans,
+		reports:  o.Reports,
+		imports:  o.Importer,
+		budgets:  o.Budgets,
+		maker:    o.Maker,
+		archive:  o.Archive,
+		notifier: o.Notifier,
+		linkBase: o.LinkBase,
+		now:      o.Now,
 
 		onModelRegistered:  o.OnModelRegistered,
 		defaultRequestPlan: o.DefaultRequestPlan,

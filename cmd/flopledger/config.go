@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,9 @@ import (
 	"time"
 
 	"github.com/robfig/cron/v3"
+
+	"github.com/flopledger/flopledger/deliver"
+	"github.com/flopledger/flopledger/report"
 )
 
 // Config is every setting of the binary, read once at start from the
@@ -35,6 +39,15 @@ type Config struct {
 	MaxImportBytes    int64
 	RetentionMonths   int
 	RetentionSchedule string
+
+	PublicURL      string
+	ReportSchedule string
+	ReportTZ       *time.Location
+	Schedules      []report.Schedule // extra schedules, from JSON
+	AlertSchedule  string
+	SMTP           deliver.SMTPConfig
+	WebhookURL     string
+	WebhookSecret  string
 }
 
 // setting is one configuration item: its environment variable, its flag,
@@ -162,6 +175,91 @@ var settings = []setting{
 			c.RetentionSchedule = v
 			return nil
 		}},
+	{env: "FLOPLEDGER_PUBLIC_URL", flag: "public-url", def: "", help: "the service's public URL, for links in reports and alerts",
+		apply: func(c *Config, v string) error {
+			if v != "" && !strings.HasPrefix(v, "http://") && !strings.HasPrefix(v, "https://") {
+				return fmt.Errorf("want an absolute http(s) URL")
+			}
+			c.PublicURL = strings.TrimRight(v, "/")
+			return nil
+		}},
+	{env: "FLOPLEDGER_REPORT_SCHEDULE", flag: "report-schedule", def: "0 6 1 * *", help: "cron spec of the monthly report (previous month), in FLOPLEDGER_REPORT_TZ",
+		apply: func(c *Config, v string) error { c.ReportSchedule = v; return cronSpec(v) }},
+	{env: "FLOPLEDGER_REPORT_TZ", flag: "report-tz", def: "UTC", help: "time zone of the report schedules",
+		apply: func(c *Config, v string) error {
+			loc, err := time.LoadLocation(v)
+			c.ReportTZ = loc
+			if err != nil {
+				return fmt.Errorf("unknown time zone (want e.g. UTC or Europe/Paris)")
+			}
+			return nil
+		}},
+	{env: "FLOPLEDGER_SCHEDULES", flag: "schedules", def: "",
+		help: `extra report schedules, JSON: [{"name": "team-monthly", "spec": "0 7 1 * *", "group_by": "tag:team", "channels": ["email"]}]`,
+		apply: func(c *Config, v string) error {
+			c.Schedules = nil
+			if v == "" {
+				return nil
+			}
+			dec := json.NewDecoder(strings.NewReader(v))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&c.Schedules); err != nil {
+				return fmt.Errorf("not a JSON list of schedules: %v", err)
+			}
+			for i, s := range c.Schedules {
+				if s.Name == "" || s.Name == "monthly" {
+					return fmt.Errorf("schedule %d: a name other than \"monthly\" is required", i)
+				}
+				if err := cronSpec(s.Spec); err != nil {
+					return fmt.Errorf("schedule %q: %v", s.Name, err)
+				}
+			}
+			return nil
+		}},
+	{env: "FLOPLEDGER_ALERT_SCHEDULE", flag: "alert-schedule", def: "5 * * * *", help: "cron spec (UTC) of the alert evaluation",
+		apply: func(c *Config, v string) error { c.AlertSchedule = v; return cronSpec(v) }},
+	{env: "FLOPLEDGER_SMTP_HOST", flag: "smtp-host", def: "", help: "SMTP server for report and alert mail; empty: no e-mail",
+		apply: func(c *Config, v string) error { c.SMTP.Host = v; return nil }},
+	{env: "FLOPLEDGER_SMTP_PORT", flag: "smtp-port", def: "587", help: "SMTP port",
+		apply: func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 || n > 65535 {
+				return fmt.Errorf("want a port number")
+			}
+			c.SMTP.Port = n
+			return nil
+		}},
+	{env: "FLOPLEDGER_SMTP_USERNAME", flag: "smtp-username", def: "", help: "SMTP user (AUTH PLAIN) if the server wants one",
+		apply: func(c *Config, v string) error { c.SMTP.Username = v; return nil }},
+	{env: "FLOPLEDGER_SMTP_PASSWORD", flag: "smtp-password", def: "", secret: true, help: "SMTP password",
+		apply: func(c *Config, v string) error { c.SMTP.Password = v; return nil }},
+	{env: "FLOPLEDGER_SMTP_FROM", flag: "smtp-from", def: "flopledger@localhost", help: "From address",
+		apply: func(c *Config, v string) error { c.SMTP.From = v; return nil }},
+	{env: "FLOPLEDGER_SMTP_TO", flag: "smtp-to", def: "", help: "comma-separated recipients of reports and alerts",
+		apply: func(c *Config, v string) error { c.SMTP.To = splitList(v); return nil }},
+	{env: "FLOPLEDGER_SMTP_TLS", flag: "smtp-tls", def: "starttls", help: "starttls, tls (implicit, port 465) or none (loopback relays only)",
+		apply: func(c *Config, v string) error { c.SMTP.TLS = v; return nil }},
+	{env: "FLOPLEDGER_WEBHOOK_URL", flag: "webhook-url", def: "", secret: true, help: "webhook for reports and alerts (Slack-compatible); empty: none",
+		apply: func(c *Config, v string) error { c.WebhookURL = v; return nil }},
+	{env: "FLOPLEDGER_WEBHOOK_SECRET", flag: "webhook-secret", def: "", secret: true, help: "HMAC-SHA256 key that signs webhook bodies (at least 16 bytes)",
+		apply: func(c *Config, v string) error { c.WebhookSecret = v; return nil }},
+}
+
+func cronSpec(v string) error {
+	if _, err := cron.ParseStandard(v); err != nil {
+		return fmt.Errorf("not a cron spec: %v", err)
+	}
+	return nil
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func positive(v string) (int64, error) {

@@ -4,6 +4,7 @@
 //	flopledger migrate [flags]   apply pending database migrations and exit
 //	flopledger estimate [flags]  estimate a request's FLOPs and its prompt's bloat
 //	flopledger import [flags] F  import a usage file (ndjson, csv, openai, anthropic, otlp, litellm)
+//	flopledger report [flags]    make a month's report and print it (csv, json or html)
 //	flopledger version           print the version
 //
 // Settings come from the environment, with flags as overrides; see the
@@ -49,6 +50,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return estimateCmd(ctx, args, getenv, stdout, stderr)
 	case "import":
 		return importCmd(ctx, args, getenv, stdout, stderr)
+	case "report":
+		return reportCmd(ctx, args, getenv, stdout, stderr)
 	case "serve", "migrate":
 	default:
 		fmt.Fprintf(stderr, "flopledger: unknown command %q\n\n", cmd)
@@ -87,6 +90,7 @@ commands:
   migrate   apply pending database migrations and exit
   estimate  estimate a request's FLOPs (flopledger estimate -h)
   import    import a usage file (flopledger import -h)
+  report    make a month's report: --month 2026-10 --format csv|json|html
   version   print the version
 
 Run "flopledger serve -h" for the settings.

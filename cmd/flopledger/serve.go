@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,6 +18,8 @@ import (
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/budget"
 	"github.com/flopledger/flopledger/catalog"
+	"github.com/flopledger/flopledger/deliver"
+	"github.com/flopledger/flopledger/notify"
 	"github.com/flopledger/flopledger/quote"
 	"github.com/flopledger/flopledger/report"
 	"github.com/flopledger/flopledger/store"
@@ -49,6 +52,14 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 			log.Error("loading the tokenizer", slog.Any("error", err))
 		}
 	}()
+	chans, err := channels(cfg)
+	if err != nil {
+		return err
+	}
+	notifier := notify.New(chans, deliver.Policy{}, db.store, log.With(slog.String("component", "notify")))
+	budgets := budget.New(db.store)
+	maker := report.NewMaker(db.store, report.MakerOptions{Budgets: budgetSource(budgets), GroupTags: cfg.GroupTags,
+		RequestPlan: cfg.RequestPlan, FLOPsPlan: cfg.FLOPsPlan, LinkBase: cfg.PublicURL})
 	usages := usage.NewService(db.store, models, tokens, usage.Options{GroupTags: cfg.GroupTags, Logger: log.With(slog.String("component", "usage"))})
 	backfill := startBackfill(ctx, usages, log)
 	handler := web.New(web.Options{
@@ -58,7 +69,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		Plans:              db.store,
 		Reports:            report.New(db.store, cfg.GroupTags),
 		Importer:           fileImporter{usages},
-		Budgets:            budget.New(db.store),
+		Budgets:            budgets,
+		Maker:              maker,
+		Archive:            db.store,
+		Notifier:           notifier,
+		LinkBase:           cfg.PublicURL,
 		OnModelRegistered:  backfill.kick,
 		DefaultRequestPlan: cfg.RequestPlan,
 		DefaultFLOPsPlan:   cfg.FLOPsPlan,
@@ -80,8 +95,20 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 			return fmt.Errorf("retention schedule: %w", err)
 		}
 	}
+	var catchUp sync.WaitGroup
+	if err := addReportJobs(ctx, sched, maker, notifier, cfg, &catchUp, log); err != nil {
+		return err
+	}
 	sched.Start()
-	defer func() { <-sched.Stop().Done() }()
+	defer func() {
+		// Stop cron and wait for a running job, then let deliveries in
+		// flight finish (or be logged as cut short) before the pool closes.
+		<-sched.Stop().Done()
+		catchUp.Wait()
+		nctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+		defer cancel()
+		notifier.Close(nctx)
+	}()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
