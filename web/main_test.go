@@ -12,7 +12,9 @@ import (
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/budget"
 	"github.com/flopledger/flopledger/catalog"
+	"github.com/flopledger/flopledger/deliver"
 	"github.com/flopledger/flopledger/importer"
+	"github.com/flopledger/flopledger/notify"
 	"github.com/flopledger/flopledger/pgtest"
 	"github.com/flopledger/flopledger/quote"
 	"github.com/flopledger/flopledger/report"
@@ -30,7 +32,15 @@ var tokens = bloat.NewCounter()
 // newAPI returns the real HTTP handler over a fresh database of its own.
 func newAPI(t *testing.T) http.Handler {
 	t.Helper()
+	return newAPIWith(t, nil)
+}
+
+// newAPIWith is newAPI with delivery channels.
+func newAPIWith(t *testing.T, channels []deliver.Channel) http.Handler {
+	t.Helper()
 	st := pgtest.NewStore(t)
+	notifier := notify.New(channels, deliver.Policy{First: 10 * time.Millisecond, Max: 50 * time.Millisecond}, st, testLogger())
+	t.Cleanup(func() { notifier.Close(context.Background()) })
 	models := catalog.New(st)
 	usages := usage.NewService(st, models, tokens, usage.Options{GroupTags: []string{"team"}})
 	return New(Options{
@@ -40,6 +50,8 @@ func newAPI(t *testing.T) http.Handler {
 		OnModelRegistered:  func(string) { _, _ = usages.Backfill(context.Background()) },
 		DefaultRequestPlan: "list-price", DefaultFLOPsPlan: "flops-tariff",
 		Budgets: budget.New(st), Now: func() time.Time { return testNow },
+		Maker:   report.NewMaker(st, report.MakerOptions{GroupTags: []string{"team"}, RequestPlan: "list-price", FLOPsPlan: "flops-tariff"}),
+		Archive: st, Notifier: notifier,
 	})
 }
 
