@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flopledger/flopledger/alert"
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/budget"
 	"github.com/flopledger/flopledger/catalog"
@@ -51,13 +52,28 @@ func newAPIWith(t *testing.T, channels []deliver.Channel) http.Handler {
 		DefaultRequestPlan: "list-price", DefaultFLOPsPlan: "flops-tariff",
 		Budgets: budget.New(st), Now: func() time.Time { return testNow },
 		Maker:   report.NewMaker(st, report.MakerOptions{GroupTags: []string{"team"}, RequestPlan: "list-price", FLOPsPlan: "flops-tariff"}),
-		Archive: st, Notifier: notifier,
+		Archive: st, Notifier: notifier, Alerts: testAlerts{mustAlerts(t, st)},
 	})
 }
 
 // testNow is the clock of the HTTP tests: half of October 2026 has passed
 // (15 of its 31 days).
 var testNow = time.Date(2026, 10, 16, 0, 0, 0, 0, time.UTC)
+
+// testAlerts evaluates without budgets (cmd adds them in production).
+type testAlerts struct{ *alert.Service }
+
+func (a testAlerts) Evaluate(ctx context.Context, now time.Time) ([]alert.Alert, error) {
+	return a.Service.Evaluate(ctx, now, nil)
+}
+
+func mustAlerts(t *testing.T, st alert.Store) *alert.Service {
+	s, err := alert.New(st, alert.Config{RequestPlan: "list-price", FLOPsPlan: "flops-tariff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
 
 type testImporter struct{ u *usage.Service }
 

@@ -38,6 +38,11 @@ func (s *Server) routes(e *gin.Engine) {
 	v1.GET("/reports/:id", s.getReport)
 	v1.GET("/reports/:id/deliveries", s.reportDeliveries)
 	v1.POST("/reports/:id/send", s.sendReport)
+	v1.GET("/alerts", s.listAlerts)
+	v1.POST("/alerts/evaluate", s.evaluateAlerts)
+	v1.GET("/alerts/:id", s.getAlert)
+	v1.POST("/alerts/:id/ack", s.ackAlert)
+	v1.POST("/alerts/:id/resolve", s.resolveAlert)
 	v1.GET("/channels", s.listChannels)
 	v1.POST("/channels/:name/test", s.testChannel)
 }

@@ -51,6 +51,7 @@ type Options struct {
 	Maker    ReportMaker
 	Archive  ReportArchive
 	Notifier Notifier
+	Alerts   Alerts
 	// LinkBase is the service's public URL, for links in reports ("" none).
 	LinkBase string
 	// Now is the clock; nil means time.Now.
@@ -123,6 +124,7 @@ type Server struct {
 	maker    ReportMaker
 	archive  ReportArchive
 	notifier Notifier
+	alerts   Alerts
 	linkBase string
 	now      func() time.Time
 
@@ -158,6 +160,7 @@ func New(o Options) http.Handler {
 		maker:    o.Maker,
 		archive:  o.Archive,
 		notifier: o.Notifier,
+		alerts:   o.Alerts,
 		linkBase: o.LinkBase,
 		now:      o.Now,
 

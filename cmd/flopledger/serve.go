@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/robfig/cron/v3"
 
+	"github.com/flopledger/flopledger/alert"
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/budget"
 	"github.com/flopledger/flopledger/catalog"
@@ -60,6 +61,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 	budgets := budget.New(db.store)
 	maker := report.NewMaker(db.store, report.MakerOptions{Budgets: budgetSource(budgets), GroupTags: cfg.GroupTags,
 		RequestPlan: cfg.RequestPlan, FLOPsPlan: cfg.FLOPsPlan, LinkBase: cfg.PublicURL})
+	alerts, err := alert.New(db.store, alert.Config{RequestPlan: cfg.RequestPlan, FLOPsPlan: cfg.FLOPsPlan})
+	if err != nil {
+		return fmt.Errorf("alerts: %w", err)
+	}
+	alerter := alerting{Service: alerts, budgets: budgets, notifier: notifier, log: log.With(slog.String("component", "alert"))}
 	usages := usage.NewService(db.store, models, tokens, usage.Options{GroupTags: cfg.GroupTags, Logger: log.With(slog.String("component", "usage"))})
 	backfill := startBackfill(ctx, usages, log)
 	handler := web.New(web.Options{
@@ -73,6 +79,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		Maker:              maker,
 		Archive:            db.store,
 		Notifier:           notifier,
+		Alerts:             alerter,
 		LinkBase:           cfg.PublicURL,
 		OnModelRegistered:  backfill.kick,
 		DefaultRequestPlan: cfg.RequestPlan,
@@ -94,6 +101,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		if _, err := sched.AddFunc(cfg.RetentionSchedule, retentionJob(ctx, db.store, cfg.RetentionMonths, time.Now, log)); err != nil {
 			return fmt.Errorf("retention schedule: %w", err)
 		}
+	}
+	if _, err := sched.AddFunc(cfg.AlertSchedule, alerter.job(ctx)); err != nil {
+		return fmt.Errorf("alert schedule: %w", err)
 	}
 	var catchUp sync.WaitGroup
 	if err := addReportJobs(ctx, sched, maker, notifier, cfg, &catchUp, log); err != nil {
