@@ -95,7 +95,7 @@ const monthlyHTML = `<!DOCTYPE html>
 {{if .Rows}}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">
 {{range .Rows}}<tr>
-<td width="160" valign="top" style="padding:6px 8px 6px 0;font-size:13px;line-height:16px;word-break:break-word;">{{.Key}}</td>
+<td width="160" valign="top" style="padding:6px 8px 6px 0;font-size:13px;line-height:16px;overflow-wrap:break-word;white-space:nowrap;">{{.Key}}</td>
 <td valign="top" style="padding:6px 0;">
 {{if .RequestBar}}<table role="presentation" width="{{.RequestBar}}%" cellpadding="0" cellspacing="0" border="0"><tr><td height="10" bgcolor="#9aa5b1" style="height:10px;background-color:#9aa5b1;font-size:0;line-height:0;">&nbsp;</td></tr></table>{{else}}<div style="height:10px;font-size:0;line-height:0;">&nbsp;</div>{{end}}
 {{if .FLOPsBar}}<table role="presentation" width="{{.FLOPsBar}}%" cellpadding="0" cellspacing="0" border="0" style="margin-top:3px;"><tr><td height="10" bgcolor="#2457c5" style="height:10px;background-color:#2457c5;font-size:0;line-height:0;">&nbsp;</td></tr></table>{{else}}<div style="height:10px;margin-top:3px;font-size:0;line-height:0;">&nbsp;</div>{{end}}
@@ -123,7 +123,7 @@ const monthlyHTML = `<!DOCTYPE html>
 <th align="right" style="padding:6px;">FLOPs vs {{.PrevShort}}</th>
 </tr>
 {{range .AllRows}}<tr style="{{if .IsTotal}}font-weight:bold;background-color:#f9fafb;{{end}}">
-<td style="padding:5px 6px;border-top:1px solid #e5e7eb;word-break:break-word;">{{.Key}}</td>
+<td style="padding:5px 6px;border-top:1px solid #e5e7eb;overflow-wrap:break-word;white-space:nowrap;">{{.Key}}</td>
 <td align="right" style="padding:5px 6px;border-top:1px solid #e5e7eb;white-space:nowrap;" title="{{plain .RequestCost}}">{{money .RequestCost}}</td>
 <td align="right" style="padding:5px 6px;border-top:1px solid #e5e7eb;white-space:nowrap;" title="{{plain .FLOPsCost}}">{{money .FLOPsCost}}</td>
 <td align="right" style="padding:5px 6px;border-top:1px solid #e5e7eb;white-space:nowrap;{{deltaColor .Delta}}" title="{{plain .Delta}}">{{smoney .Delta}}</td>
@@ -151,7 +151,7 @@ const monthlyHTML = `<!DOCTYPE html>
 <th align="right" style="padding:6px;">Prefill share</th>
 </tr>
 {{range .AllRows}}<tr style="{{if .IsTotal}}font-weight:bold;background-color:#f9fafb;{{end}}">
-<td style="padding:5px 6px;border-top:1px solid #e5e7eb;word-break:break-word;">{{.Key}}</td>
+<td style="padding:5px 6px;border-top:1px solid #e5e7eb;overflow-wrap:break-word;white-space:nowrap;">{{.Key}}</td>
 <td align="right" style="padding:5px 6px;border-top:1px solid #e5e7eb;white-space:nowrap;">{{count .Requests}}</td>
 <td align="right" style="padding:5px 6px;border-top:1px solid #e5e7eb;white-space:nowrap;">{{count .InputTokens}}</td>
 <td align="right" style="padding:5px 6px;border-top:1px solid #e5e7eb;white-space:nowrap;">{{count .CachedInputTokens}}</td>
@@ -180,7 +180,7 @@ const monthlyHTML = `<!DOCTYPE html>
 <th align="right" style="padding:6px;">p99 / p50</th>
 </tr>
 {{range .AllRows}}<tr style="{{if .IsTotal}}font-weight:bold;background-color:#f9fafb;{{end}}">
-<td style="padding:5px 6px;border-top:1px solid #e5e7eb;word-break:break-word;">{{.Key}}</td>
+<td style="padding:5px 6px;border-top:1px solid #e5e7eb;overflow-wrap:break-word;white-space:nowrap;">{{.Key}}</td>
 <td align="right" style="padding:5px 6px;border-top:1px solid #e5e7eb;white-space:nowrap;">{{if .BloatInputTokens}}{{count .BloatTokens}}{{else}}—{{end}}</td>
 <td align="right" style="padding:5px 6px;border-top:1px solid #e5e7eb;white-space:nowrap;" title="{{count .BloatInputTokens}} measured prompt tokens">{{pct .BloatPct}}</td>
 <td align="right" style="padding:5px 6px;border-top:1px solid #e5e7eb;white-space:nowrap;" title="{{plain .BloatRequestCost}}">{{if .BloatInputTokens}}{{money .BloatRequestCost}}{{else}}—{{end}}</td>
