@@ -80,7 +80,20 @@ CREATE TABLE usage_latency_monthly (
     PRIMARY KEY (workload, month, tags, bucket)
 );
 
+-- Prompt sizes per workload and month, kept at ingest: bucket b counts the
+-- records whose mean prompt per request is in [2^b, 2^(b+1)) tokens, for the
+-- dashboard's prompt-size distribution without a scan of the raw records.
+CREATE TABLE usage_prompt_monthly (
+    workload text     NOT NULL,
+    month    date     NOT NULL,
+    bucket   smallint NOT NULL,
+    records  bigint   NOT NULL,
+    requests numeric  NOT NULL,
+    PRIMARY KEY (workload, month, bucket)
+);
+
 -- +goose Down
+DROP TABLE usage_prompt_monthly;
 DROP TABLE usage_latency_monthly;
 DROP TABLE deliveries;
 DROP TABLE report_runs;

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/flopledger/flopledger/billing"
 	"github.com/flopledger/flopledger/report"
 )
@@ -64,4 +66,17 @@ func (s *Store) UnknownModels(ctx context.Context, from, to billing.Date) ([]rep
 		out = append(out, u)
 	}
 	return out, rows.Err()
+}
+
+const selectPromptSizes = `
+SELECT bucket, records, requests FROM usage_prompt_monthly WHERE workload = $1 AND month = $2 ORDER BY bucket`
+
+// PromptSizes returns the prompt-size histogram of a workload's month.
+func (s *Store) PromptSizes(ctx context.Context, workload string, month billing.Date) ([]report.PromptBucket, error) {
+	rows, _ := s.pool.Query(ctx, selectPromptSizes, workload, month.Time())
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[report.PromptBucket])
+	if err != nil {
+		return nil, fmt.Errorf("store: prompt sizes: %w", err)
+	}
+	return out, nil
 }

@@ -77,6 +77,16 @@ latency AS (
     ORDER BY 1, 2, 3, 4
     ON CONFLICT (workload, month, tags, bucket) DO UPDATE SET n = l.n + EXCLUDED.n
     RETURNING 1
+),
+prompts AS (
+    INSERT INTO usage_prompt_monthly AS p (workload, month, bucket, records, requests)
+    SELECT b.workload, date_trunc('month', b.occurred_at AT TIME ZONE 'UTC')::date,
+        floor(log(2, greatest(b.input_tokens::numeric / b.requests, 1)))::smallint, count(*), sum(b.requests)
+    FROM batch b JOIN fresh USING (id)
+    GROUP BY 1, 2, 3
+    ORDER BY 1, 2, 3
+    ON CONFLICT (workload, month, bucket) DO UPDATE SET records = p.records + EXCLUDED.records, requests = p.requests + EXCLUDED.requests
+    RETURNING 1
 )
 SELECT (SELECT count(*) FROM stored)`
 
