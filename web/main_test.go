@@ -52,7 +52,7 @@ func newAPIWith(t *testing.T, channels []deliver.Channel) http.Handler {
 		DefaultRequestPlan: "list-price", DefaultFLOPsPlan: "flops-tariff",
 		Budgets: budget.New(st), Now: func() time.Time { return testNow },
 		Maker:   report.NewMaker(st, report.MakerOptions{GroupTags: []string{"team"}, RequestPlan: "list-price", FLOPsPlan: "flops-tariff"}),
-		Archive: st, Notifier: notifier, Alerts: testAlerts{mustAlerts(t, st)},
+		Archive: st, Notifier: notifier, Alerts: testAlerts{mustAlerts(t, st)}, Insights: st,
 	})
 }
 

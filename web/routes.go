@@ -12,6 +12,7 @@ func (s *Server) routes(e *gin.Engine) {
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", gin.WrapH(promhttp.HandlerFor(s.gather, promhttp.HandlerOpts{})))
+	s.pages(e) // the dashboard: HTML pages at the root (web/pages.go)
 
 	v1 := e.Group("/v1")
 	v1.GET("/openapi.json", s.openAPI)

@@ -52,6 +52,7 @@ type Options struct {
 	Archive  ReportArchive
 	Notifier Notifier
 	Alerts   Alerts
+	Insights Insights
 	// LinkBase is the service's public URL, for links in reports ("" none).
 	LinkBase string
 	// Now is the clock; nil means time.Now.
@@ -89,9 +90,17 @@ type Plans interface {
 	AddPlanVersion(ctx context.Context, name string, v billing.Version) (bool, error)
 }
 
-// Reports builds comparisons and reports (report.Service).
+// Reports builds comparisons and series (report.Service).
 type Reports interface {
 	Compare(ctx context.Context, q report.Query) (report.Comparison, error)
+	Daily(ctx context.Context, q report.DailyQuery) ([]report.DayPoint, error)
+	Workloads(ctx context.Context, from, to billing.Date) ([]string, error)
+}
+
+// Insights reads the distributions kept at ingest (the store).
+type Insights interface {
+	PromptSizes(ctx context.Context, workload string, month billing.Date) ([]report.PromptBucket, error)
+	LatencyStats(ctx context.Context, month billing.Date, groupBy string) (map[string]report.LatencyStats, error)
 }
 
 // Quoter estimates what traffic costs (quote.Service).
@@ -125,6 +134,7 @@ type Server struct {
 	archive  ReportArchive
 	notifier Notifier
 	alerts   Alerts
+	insights Insights
 	linkBase string
 	now      func() time.Time
 
@@ -161,6 +171,7 @@ func New(o Options) http.Handler {
 		archive:  o.Archive,
 		notifier: o.Notifier,
 		alerts:   o.Alerts,
+		insights: o.Insights,
 		linkBase: o.LinkBase,
 		now:      o.Now,
 

@@ -80,6 +80,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		Archive:            db.store,
 		Notifier:           notifier,
 		Alerts:             alerter,
+		Insights:           db.store,
 		LinkBase:           cfg.PublicURL,
 		OnModelRegistered:  backfill.kick,
 		DefaultRequestPlan: cfg.RequestPlan,
