@@ -29,6 +29,12 @@ func (e *Error) Error() string { return e.Code + ": " + e.Message }
 // generic message with the request id to quote.
 func (s *Server) fail(c *gin.Context, err error) {
 	e := domainError(err)
+	if e == nil && s.unavailable != nil && s.unavailable(err) {
+		s.log.Warn("database unavailable", slog.String("request_id", c.GetString(ctxRequestID)), slog.Any("error", err))
+		c.Header("Retry-After", "5")
+		e = &Error{Status: http.StatusServiceUnavailable, Code: "unavailable",
+			Message: "the database is unavailable; retry in a few seconds (a retried batch stores nothing twice)"}
+	}
 	if e == nil {
 		id := c.GetString(ctxRequestID)
 		s.log.Error("request failed", slog.String("request_id", id),

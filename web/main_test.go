@@ -19,6 +19,7 @@ import (
 	"github.com/flopledger/flopledger/pgtest"
 	"github.com/flopledger/flopledger/quote"
 	"github.com/flopledger/flopledger/report"
+	"github.com/flopledger/flopledger/store"
 	"github.com/flopledger/flopledger/usage"
 )
 
@@ -53,6 +54,7 @@ func newAPIWith(t *testing.T, channels []deliver.Channel) http.Handler {
 		Budgets: budget.New(st), Now: func() time.Time { return testNow },
 		Maker:   report.NewMaker(st, report.MakerOptions{GroupTags: []string{"team"}, RequestPlan: "list-price", FLOPsPlan: "flops-tariff"}),
 		Archive: st, Notifier: notifier, Alerts: testAlerts{mustAlerts(t, st)}, Insights: st,
+		Unavailable: store.IsUnavailable,
 	})
 }
 

@@ -53,6 +53,9 @@ type Options struct {
 	Notifier Notifier
 	Alerts   Alerts
 	Insights Insights
+	// Unavailable says whether an error means the database is out of reach
+	// (store.IsUnavailable); such errors answer 503 with Retry-After.
+	Unavailable func(error) bool
 	// LinkBase is the service's public URL, for links in reports ("" none).
 	LinkBase string
 	// Now is the clock; nil means time.Now.
@@ -136,7 +139,9 @@ type Server struct {
 	alerts   Alerts
 	insights Insights
 	linkBase string
-	now      func() time.Time
+
+	unavailable func(error) bool
+	now         func() time.Time
 
 	onModelRegistered                    func(string)
 	defaultRequestPlan, defaultFLOPsPlan string
@@ -172,8 +177,10 @@ func New(o Options) http.Handler {
 		notifier: o.Notifier,
 		alerts:   o.Alerts,
 		insights: o.Insights,
-		linkBase: o.LinkBase,
-		now:      o.Now,
+
+		unavailable: o.Unavailable,
+		linkBase:    o.LinkBase,
+		now:         o.Now,
 
 		onModelRegistered:  o.OnModelRegistered,
 		defaultRequestPlan: o.DefaultRequestPlan,

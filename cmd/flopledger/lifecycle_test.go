@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,12 +199,39 @@ func TestReadyzFollowsDatabase(t *testing.T) {
 		t.Fatalf("503 without the reason: %s", body)
 	}
 	waitStatus(t, base+"/healthz", 200, 5*time.Second)
+	// Ingest while the database is down: 503 with Retry-After, nothing lost
+	// on the client's side (it retries).
+	record := `[{"id": "r1", "occurred_at": "2026-10-01T00:00:00Z", "workload": "w", "model": "gpt2", "input_tokens": 10, "output_tokens": 5}]`
+	resp, err := http.Post(base+"/v1/usage", "application/json", strings.NewReader(record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("ingest with the database down: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
 
 	db, err = pgembed.Start(ctx, pgembed.Options{Dir: pgDir, Fast: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitStatus(t, base+"/readyz", 200, 30*time.Second)
+	// The retry succeeds, without a restart.
+	for i := 0; ; i++ {
+		resp, err := http.Post(base+"/v1/usage", "application/json", strings.NewReader(record))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 200 && strings.Contains(string(b), `"accepted":1`) {
+			break
+		}
+		if i == 50 {
+			t.Fatalf("ingest after the database came back: %d %s", resp.StatusCode, b)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 
 	cancel()
 	select {

@@ -81,6 +81,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		Notifier:           notifier,
 		Alerts:             alerter,
 		Insights:           db.store,
+		Unavailable:        store.IsUnavailable,
 		LinkBase:           cfg.PublicURL,
 		OnModelRegistered:  backfill.kick,
 		DefaultRequestPlan: cfg.RequestPlan,
