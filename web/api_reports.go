@@ -79,6 +79,7 @@ func (s *Server) getReport(c *gin.Context) {
 		c.Header("Content-Disposition", `attachment; filename="`+name+`.csv"`)
 		c.Data(http.StatusOK, "text/csv; charset=utf-8", []byte(st.CSV))
 	case "html":
+		c.Header("Content-Security-Policy", reportPolicy)
 		c.Data(http.StatusOK, "text/html; charset=utf-8", []byte(st.HTML))
 	default:
 		s.fail(c, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "a report is served as .json, .csv or .html, not ." + format})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/quote"
+	"github.com/flopledger/flopledger/usage"
 )
 
 // noModels resolves nothing: the fuzz target exercises decoding and
@@ -47,6 +48,38 @@ func FuzzEstimateRequest(f *testing.F) {
 		if _, err := svc.Estimate(context.Background(), req); err != nil {
 			if e := domainError(err); e == nil || e.Status >= 500 {
 				t.Fatalf("estimate error is not a client error: %v", err)
+			}
+		}
+	})
+}
+
+// FuzzUsageDecoders feeds arbitrary bodies to the three decoders of
+// POST /v1/usage: none may panic; a body they accept yields items that are
+// each a record or an error, and every failure is a client error.
+func FuzzUsageDecoders(f *testing.F) {
+	rec := `{"id": "a", "occurred_at": "2026-10-01T00:00:00Z", "workload": "w", "model": "gpt2", "input_tokens": 10, "output_tokens": 5, "tags": {"team": "x"}}`
+	for _, seed := range []string{
+		"[" + rec + "]", rec, rec + "\n\n" + rec + "\n{oops\n",
+		`[{"specversion": "1.0", "id": "1", "source": "s", "type": "t", "data": ` + rec + `}]`,
+		`[{"input_tokens": 1e999, "occurred_at": "not a time"}]`, `[[[[[[[[[[[[[[[[[[[[[[[[`, "\xff\xfe\x00", `{"tags": {"": ""}}`,
+		`[{"id": "x", "latency_ms": NaN}]`, `[{"id": "x", "requests": -9223372036854775808}]`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, decode := range []func([]byte) ([]usage.Item, error){decodeArray, decodeNDJSON, decodeCloudEvents} {
+			items, err := decode(body)
+			if err != nil {
+				var e *Error
+				if !errors.As(err, &e) || e.Status >= 500 {
+					t.Fatalf("decoder error is not a client error: %v", err)
+				}
+				continue
+			}
+			for _, it := range items {
+				if it.Err == nil {
+					_ = it.Record.Normalized().Validate() // must not panic
+				}
 			}
 		}
 	})

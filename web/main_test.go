@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flopledger/flopledger/alert"
+	"github.com/flopledger/flopledger/auth"
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/budget"
 	"github.com/flopledger/flopledger/catalog"
@@ -41,6 +42,7 @@ func newAPI(t *testing.T) http.Handler {
 func newAPIWith(t *testing.T, channels []deliver.Channel) http.Handler {
 	t.Helper()
 	st := pgtest.NewStore(t)
+	keys := auth.New(st, testAdminKey, func() time.Time { return testNow })
 	notifier := notify.New(channels, deliver.Policy{First: 10 * time.Millisecond, Max: 50 * time.Millisecond}, st, testLogger())
 	t.Cleanup(func() { notifier.Close(context.Background()) })
 	models := catalog.New(st)
@@ -55,8 +57,16 @@ func newAPIWith(t *testing.T, channels []deliver.Channel) http.Handler {
 		Maker:   report.NewMaker(st, report.MakerOptions{GroupTags: []string{"team"}, RequestPlan: "list-price", FLOPsPlan: "flops-tariff"}),
 		Archive: st, Notifier: notifier, Alerts: testAlerts{mustAlerts(t, st)}, Insights: st,
 		Unavailable: store.IsUnavailable,
+		Auth:        keys, Keys: keys, RateLimit: rateLimit,
 	})
 }
+
+// testAdminKey is the FLOPLEDGER_ADMIN_KEY of the HTTP tests; do() sends it.
+const testAdminKey = "flk_test-admin-key-of-the-http-tests"
+
+// rateLimit per key in the HTTP tests: high, so that only the test of the
+// limit itself meets it (it builds its own server).
+var rateLimit = 100000.0
 
 // testNow is the clock of the HTTP tests: half of October 2026 has passed
 // (15 of its 31 days).

@@ -53,6 +53,18 @@ type Options struct {
 	Notifier Notifier
 	Alerts   Alerts
 	Insights Insights
+	// Auth checks keys and sessions; Keys manages keys. With Auth nil the
+	// API is open (tests of other features only; cmd always sets it).
+	Auth Authenticator
+	Keys Keys
+	// RateLimit is the requests per second allowed per key (0: none), with
+	// RateBurst at once.
+	RateLimit float64
+	RateBurst int
+	// AnonymousEstimate opens POST /v1/estimate without a key.
+	AnonymousEstimate bool
+	// MetricsToken, if set, is required as a bearer token on /metrics.
+	MetricsToken string
 	// Unavailable says whether an error means the database is out of reach
 	// (store.IsUnavailable); such errors answer 503 with Retry-After.
 	Unavailable func(error) bool
@@ -141,7 +153,13 @@ type Server struct {
 	linkBase string
 
 	unavailable func(error) bool
-	now         func() time.Time
+
+	auth              Authenticator
+	keys              Keys
+	limiter           *keyLimiter
+	anonymousEstimate bool
+	metricsToken      string
+	now               func() time.Time
 
 	onModelRegistered                    func(string)
 	defaultRequestPlan, defaultFLOPsPlan string
@@ -179,8 +197,14 @@ func New(o Options) http.Handler {
 		insights: o.Insights,
 
 		unavailable: o.Unavailable,
-		linkBase:    o.LinkBase,
-		now:         o.Now,
+
+		auth:              o.Auth,
+		keys:              o.Keys,
+		limiter:           newKeyLimiter(o.RateLimit, max(o.RateBurst, 1)),
+		anonymousEstimate: o.AnonymousEstimate,
+		metricsToken:      o.MetricsToken,
+		linkBase:          o.LinkBase,
+		now:               o.Now,
 
 		onModelRegistered:  o.OnModelRegistered,
 		defaultRequestPlan: o.DefaultRequestPlan,
@@ -202,7 +226,7 @@ func (s *Server) engine() *gin.Engine {
 	e := gin.New()
 	e.HandleMethodNotAllowed = true
 	e.ContextWithFallback = true // c.Done() follows the request's context
-	e.Use(requestID(), s.accessLog(), s.recovery(), s.metrics.middleware())
+	e.Use(requestID(), s.accessLog(), s.recovery(), s.metrics.middleware(), securityHeaders())
 	e.NoRoute(func(c *gin.Context) {
 		s.fail(c, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route for " + c.Request.Method + " " + c.Request.URL.Path})
 	})

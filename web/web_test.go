@@ -24,9 +24,16 @@ func newTestServer(ready Readiness) (*Server, *gin.Engine) {
 	return s, s.engine()
 }
 
+// do sends a request to h as the test admin, unless hdr sets
+// Authorization itself (to "" for none).
 func do(h http.Handler, method, path string, body string, hdr ...string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+testAdminKey)
 	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i+1] == "" {
+			req.Header.Del(hdr[i])
+			continue
+		}
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
 	w := httptest.NewRecorder()

@@ -48,6 +48,14 @@ type Config struct {
 	SMTP           deliver.SMTPConfig
 	WebhookURL     string
 	WebhookSecret  string
+
+	AdminKey          string
+	RateLimit         float64
+	RateBurst         int
+	AnonymousEstimate bool
+	MetricsToken      string
+	RequestTimeout    time.Duration
+	Demo              bool
 }
 
 // setting is one configuration item: its environment variable, its flag,
@@ -243,6 +251,55 @@ var settings = []setting{
 		apply: func(c *Config, v string) error { c.WebhookURL = v; return nil }},
 	{env: "FLOPLEDGER_WEBHOOK_SECRET", flag: "webhook-secret", def: "", secret: true, help: "HMAC-SHA256 key that signs webhook bodies (at least 16 bytes)",
 		apply: func(c *Config, v string) error { c.WebhookSecret = v; return nil }},
+	{env: "FLOPLEDGER_ADMIN_KEY", flag: "admin-key", def: "", secret: true,
+		help: "an admin API key kept in the environment; when unset and no key exists, the first start makes one and prints it once",
+		apply: func(c *Config, v string) error {
+			if v != "" && len(v) < 16 {
+				return fmt.Errorf("too short: use at least 16 random characters")
+			}
+			c.AdminKey = v
+			return nil
+		}},
+	{env: "FLOPLEDGER_RATE_LIMIT", flag: "rate-limit", def: "50", help: "requests per second per API key (0: no limit)",
+		apply: func(c *Config, v string) error {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f < 0 || f > 1e6 {
+				return fmt.Errorf("want a number of requests per second, 0 for no limit")
+			}
+			c.RateLimit = f
+			return nil
+		}},
+	{env: "FLOPLEDGER_RATE_BURST", flag: "rate-burst", def: "100", help: "requests a key may send at once above the rate",
+		apply: func(c *Config, v string) error { n, err := positive(v); c.RateBurst = int(n); return err }},
+	{env: "FLOPLEDGER_ANONYMOUS_ESTIMATE", flag: "anonymous-estimate", def: "false", help: "let POST /v1/estimate answer without a key",
+		apply: func(c *Config, v string) error {
+			b, err := strconv.ParseBool(v)
+			c.AnonymousEstimate = b
+			if err != nil {
+				return fmt.Errorf("want true or false")
+			}
+			return nil
+		}},
+	{env: "FLOPLEDGER_METRICS_TOKEN", flag: "metrics-token", def: "", secret: true, help: "bearer token required on /metrics; empty leaves it open",
+		apply: func(c *Config, v string) error { c.MetricsToken = v; return nil }},
+	{env: "FLOPLEDGER_REQUEST_TIMEOUT", flag: "request-timeout", def: "60s", help: "longest time a request may take (body included)",
+		apply: func(c *Config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return fmt.Errorf("want a positive duration such as 60s")
+			}
+			c.RequestTimeout = d
+			return nil
+		}},
+	{env: "FLOPLEDGER_DEMO", flag: "demo", def: "false", help: "seed a 90-day demo data set into an empty database at start",
+		apply: func(c *Config, v string) error {
+			b, err := strconv.ParseBool(v)
+			c.Demo = b
+			if err != nil {
+				return fmt.Errorf("want true or false")
+			}
+			return nil
+		}},
 }
 
 func cronSpec(v string) error {

@@ -167,6 +167,9 @@ func TestEmbeddedLifecycle(t *testing.T) {
 	}
 }
 
+// record is one usage record, for ingest tests.
+const record = `[{"id": "r1", "occurred_at": "2026-10-01T00:00:00Z", "workload": "w", "model": "gpt2", "input_tokens": 10, "output_tokens": 5}]`
+
 // TestReadyzFollowsDatabase: with an external database that goes away,
 // /readyz says 503 with the reason, and 200 again once it is back, without
 // restarting flopledger.
@@ -185,7 +188,14 @@ func TestReadyzFollowsDatabase(t *testing.T) {
 	runCtx, cancel := context.WithCancel(ctx)
 	exited := make(chan int, 1)
 	var logs bytes.Buffer
-	env := map[string]string{"DATABASE_URL": db.ConnString("flopledger"), "FLOPLEDGER_ADDR": addr, "FLOPLEDGER_DATA_DIR": t.TempDir()}
+	const key = "flk_a-test-admin-key-long-enough"
+	env := map[string]string{"DATABASE_URL": db.ConnString("flopledger"), "FLOPLEDGER_ADDR": addr, "FLOPLEDGER_DATA_DIR": t.TempDir(), "FLOPLEDGER_ADMIN_KEY": key}
+	post := func() (*http.Response, error) {
+		req, _ := http.NewRequest("POST", base+"/v1/usage", strings.NewReader(record))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		return http.DefaultClient.Do(req)
+	}
 	go func() {
 		exited <- run(runCtx, []string{"serve"}, func(k string) string { return env[k] }, &bytes.Buffer{}, &lockedBuffer{b: &logs})
 	}()
@@ -201,8 +211,7 @@ func TestReadyzFollowsDatabase(t *testing.T) {
 	waitStatus(t, base+"/healthz", 200, 5*time.Second)
 	// Ingest while the database is down: 503 with Retry-After, nothing lost
 	// on the client's side (it retries).
-	record := `[{"id": "r1", "occurred_at": "2026-10-01T00:00:00Z", "workload": "w", "model": "gpt2", "input_tokens": 10, "output_tokens": 5}]`
-	resp, err := http.Post(base+"/v1/usage", "application/json", strings.NewReader(record))
+	resp, err := post()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +227,7 @@ func TestReadyzFollowsDatabase(t *testing.T) {
 	waitStatus(t, base+"/readyz", 200, 30*time.Second)
 	// The retry succeeds, without a restart.
 	for i := 0; ; i++ {
-		resp, err := http.Post(base+"/v1/usage", "application/json", strings.NewReader(record))
+		resp, err := post()
 		if err != nil {
 			t.Fatal(err)
 		}

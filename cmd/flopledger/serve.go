@@ -16,6 +16,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/flopledger/flopledger/alert"
+	"github.com/flopledger/flopledger/auth"
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/budget"
 	"github.com/flopledger/flopledger/catalog"
@@ -68,7 +69,21 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 	alerter := alerting{Service: alerts, budgets: budgets, notifier: notifier, log: log.With(slog.String("component", "alert"))}
 	usages := usage.NewService(db.store, models, tokens, usage.Options{GroupTags: cfg.GroupTags, Logger: log.With(slog.String("component", "usage"))})
 	backfill := startBackfill(ctx, usages, log)
+	keys := auth.New(db.store, cfg.AdminKey, time.Now)
+	if k, secret, err := keys.Bootstrap(ctx); err == nil {
+		log.Warn("made the first admin API key; it is shown once", slog.String("key_id", k.ID))
+		fmt.Fprintf(stdout, "\nNo API key existed, so an admin key was made. It is shown this once; keep it:\n\n    %s\n\n"+
+			"Use it as \"Authorization: Bearer <key>\" and to sign in to the dashboard.\n\n", secret)
+	} else if !errors.Is(err, auth.ErrBootstrapDisabled) {
+		return fmt.Errorf("api keys: %w", err)
+	}
 	handler := web.New(web.Options{
+		Auth:               keys,
+		Keys:               keys,
+		RateLimit:          cfg.RateLimit,
+		RateBurst:          cfg.RateBurst,
+		AnonymousEstimate:  cfg.AnonymousEstimate,
+		MetricsToken:       cfg.MetricsToken,
 		Quotes:             quote.New(models, tokens).WithPlans(db.store, time.Now),
 		Models:             models,
 		Usage:              usages,
@@ -127,8 +142,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		return fmt.Errorf("listen on %s (FLOPLEDGER_ADDR): %w", cfg.Addr, err)
 	}
 	srv := &http.Server{
-		Handler:           handler,
+		// A request that outlives the timeout gets a 503 and its context is
+		// cancelled, so its database work stops too; a slow client that
+		// never finishes its body is cut off by ReadTimeout.
+		Handler:           http.TimeoutHandler(handler, cfg.RequestTimeout, `{"error":{"code":"timeout","message":"the request took longer than FLOPLEDGER_REQUEST_TIMEOUT"}}`),
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       cfg.RequestTimeout,
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
