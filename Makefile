@@ -9,8 +9,8 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-10s %s\n", $$1, $$2}'
 
-run: build ## serve on http://127.0.0.1:8080 with the embedded PostgreSQL (no DATABASE_URL needed)
-	./bin/flopledger serve
+run: build ## serve on http://127.0.0.1:8080 with the embedded PostgreSQL and demo data (no DATABASE_URL needed)
+	./bin/flopledger serve --demo
 
 build: ## build bin/flopledger
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/flopledger ./cmd/flopledger

@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/flopledger/flopledger/auth"
 	"github.com/flopledger/flopledger/importer"
 	"github.com/flopledger/flopledger/store"
 	"github.com/flopledger/flopledger/usage"
@@ -79,4 +84,21 @@ func retentionJob(ctx context.Context, st *store.Store, months int, now func() t
 			log.Info("retention dropped raw partitions", slog.Any("partitions", dropped), slog.Time("before", cutoff))
 		}
 	}
+}
+
+// demoKey reads the demo's admin key from the data dir, making it on the
+// first start (mode 0600: it is a secret).
+func demoKey(dataDir string) (string, error) {
+	path := filepath.Join(dataDir, "demo-admin-key")
+	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) >= 16 {
+		return strings.TrimSpace(string(b)), nil
+	}
+	k := auth.NewSecret()
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(k+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("demo key: %w", err)
+	}
+	return k, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/flopledger/flopledger/budget"
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/deliver"
+	"github.com/flopledger/flopledger/demo"
 	"github.com/flopledger/flopledger/notify"
 	"github.com/flopledger/flopledger/quote"
 	"github.com/flopledger/flopledger/report"
@@ -69,6 +70,30 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 	alerter := alerting{Service: alerts, budgets: budgets, notifier: notifier, log: log.With(slog.String("component", "alert"))}
 	usages := usage.NewService(db.store, models, tokens, usage.Options{GroupTags: cfg.GroupTags, Logger: log.With(slog.String("component", "usage"))})
 	backfill := startBackfill(ctx, usages, log)
+	if cfg.Demo {
+		// Seed before serving, so that the first look shows every page
+		// alive. Alerts are evaluated without delivery: the demo's history
+		// must not mail anyone.
+		silent := alerting{Service: alerts, budgets: budgets, notifier: notify.New(nil, deliver.Policy{}, db.store, log), log: log}
+		start := time.Now()
+		seeded, err := demo.Seed(ctx, demo.Deps{Plans: db.store, Models: models, Usage: usages, Budgets: budgets, Alerts: silent, Now: time.Now()}, log)
+		if err != nil {
+			return fmt.Errorf("demo data: %w", err)
+		}
+		if seeded {
+			log.Info("demo data seeded", slog.Int64("took_ms", time.Since(start).Milliseconds()))
+		}
+	}
+	if cfg.Demo && cfg.AdminKey == "" {
+		// The demo keeps its admin key in the data dir and prints it at
+		// every start, so that a newcomer can always sign in.
+		k, err := demoKey(cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		cfg.AdminKey = k
+		fmt.Fprintf(stdout, "\nDemo mode: sign in to the dashboard, or call the API, with this admin key:\n\n    %s\n\n", k)
+	}
 	keys := auth.New(db.store, cfg.AdminKey, time.Now)
 	if k, secret, err := keys.Bootstrap(ctx); err == nil {
 		log.Warn("made the first admin API key; it is shown once", slog.String("key_id", k.ID))
