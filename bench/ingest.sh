@@ -11,7 +11,7 @@ bin="$(mktemp -d)"; go build -o "$bin/flopledger" ./cmd/flopledger
 go build -o "$bin/gen-usage" ./bench/gen-usage; go build -o "$bin/ingest-client" ./bench/ingest-client
 data="$(mktemp -d /tmp/flopledger-bench.XXXXXX)"; chmod 711 "$data"
 addr=127.0.0.1:18282
-FLOPLEDGER_DATA_DIR="$data" FLOPLEDGER_ADDR="$addr" FLOPLEDGER_LOG_LEVEL=warn "$bin/flopledger" serve >"$data/serve.log" 2>&1 &
+key=flk_bench-admin-key-0123456789; FLOPLEDGER_ADMIN_KEY="$key" FLOPLEDGER_RATE_LIMIT=0 FLOPLEDGER_DATA_DIR="$data" FLOPLEDGER_ADDR="$addr" FLOPLEDGER_LOG_LEVEL=warn "$bin/flopledger" serve >"$data/serve.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$data" "$bin"' EXIT
 for _ in $(seq 600); do curl -fs "http://$addr/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -26,7 +26,7 @@ end=$(date +%s.%N)
 copy_rate=$(echo "$n / ($end - $start)" | bc -l)
 printf 'psql \\copy:  %d records in %.2fs = %.0f records/s\n' "$n" "$(echo "$end - $start" | bc -l)" "$copy_rate"
 sql -c "TRUNCATE usage_records, usage_ids, usage_daily"
-out=$("$bin/ingest-client" -url "http://$addr/v1/usage" -file "$data/usage.ndjson" -batch "$batch" -workers "$workers")
+out=$("$bin/ingest-client" -key "$key" -url "http://$addr/v1/usage" -file "$data/usage.ndjson" -batch "$batch" -workers "$workers")
 echo "$out"
 http_rate=$(echo "$out" | sed -E 's/.*= ([0-9]+) records\/s.*/\1/')
 printf 'http / copy = %.0f%%\n' "$(echo "100 * $http_rate / $copy_rate" | bc -l)"

@@ -23,6 +23,7 @@ func main() {
 	file := flag.String("file", "", "NDJSON records")
 	batch := flag.Int("batch", 5000, "records per request")
 	workers := flag.Int("workers", 2, "concurrent requests")
+	key := flag.String("key", "", "API key (scope ingest)")
 	flag.Parse()
 	f, err := os.Open(*file)
 	if err != nil {
@@ -57,7 +58,10 @@ func main() {
 		go func() {
 			defer wg.Done()
 			for b := range jobs {
-				resp, err := http.Post(*url, "application/x-ndjson", bytes.NewReader(b))
+				req, _ := http.NewRequest("POST", *url, bytes.NewReader(b))
+				req.Header.Set("Content-Type", "application/x-ndjson")
+				req.Header.Set("Authorization", "Bearer "+*key)
+				resp, err := http.DefaultClient.Do(req)
 				if err != nil {
 					log.Fatal(err)
 				}
