@@ -2,5 +2,31 @@ package web
 
 import "github.com/gin-gonic/gin"
 
-// pages registers the dashboard's HTML pages and its static assets.
-func (s *Server) pages(e *gin.Engine) {}
+// pages registers the dashboard's HTML pages and its static assets. The
+// templates are parsed and the assets hashed here, once: a broken template
+// panics in New, so that it stops the start and never fails a request.
+//
+// Every page reads only the daily rollups and the small tables (plans,
+// budgets, alerts, reports, histograms), never the raw records, so that a
+// page costs the same with ten records or ten million.
+func (s *Server) pages(e *gin.Engine) {
+	d := mustDashboard(s)
+	e.GET("/static/:file", d.static)
+
+	// Sign-in and CSRF protection (a later issue) hook in here, as
+	// middleware on this group: every page and every form below goes
+	// through it, and the POST forms would carry the token field.
+	p := e.Group("", d.pageMiddleware)
+	p.GET("/", d.overview)
+	p.GET("/workloads/*name", d.workload)
+	p.GET("/compare", d.compare)
+	p.GET("/alerts", d.alertList)
+	p.POST("/alerts/:id/ack", d.alertAck)
+	p.POST("/alerts/:id/resolve", d.alertResolve)
+	p.GET("/reports", d.reportList)
+	p.POST("/reports", d.reportMake)
+	p.GET("/estimate", d.estimateForm)
+	p.POST("/estimate", d.estimatePost)
+	p.GET("/models", d.modelList)
+	p.POST("/models", d.modelRegister)
+}
