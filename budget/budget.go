@@ -140,7 +140,7 @@ type Store interface {
 	PutBudget(ctx context.Context, b Budget) error
 	DeleteBudget(ctx context.Context, workload string, month *Month) error
 	Budgets(ctx context.Context) ([]Budget, error)
-	Rollups(ctx context.Context, from, to billing.Date) ([]report.Rollup, error)
+	RollupSums(ctx context.Context, from, to billing.Date, boundaries []billing.Date) ([]report.Rollup, error)
 	Plan(ctx context.Context, name string) (billing.Plan, error)
 }
 
@@ -225,11 +225,26 @@ func (s *Service) StatusesFor(ctx context.Context, m Month, now time.Time) ([]St
 		return []Status{}, nil
 	}
 	start, end := m.Range()
-	rows, err := s.store.Rollups(ctx, start, end)
+	plans := map[string]billing.Plan{}
+	var boundaries []billing.Date
+	for _, b := range inForce {
+		if b.Kind != Money {
+			continue
+		}
+		if _, ok := plans[b.Plan]; ok {
+			continue
+		}
+		p, err := s.store.Plan(ctx, b.Plan)
+		if err != nil && !errors.Is(err, billing.ErrPlanNotFound) {
+			return nil, err
+		}
+		plans[b.Plan] = p
+		boundaries = append(boundaries, report.Boundaries(p)...)
+	}
+	rows, err := s.store.RollupSums(ctx, start, end, boundaries)
 	if err != nil {
 		return nil, err
 	}
-	plans := map[string]billing.Plan{}
 	done, total := elapsedOf(start, end, now)
 	elapsed := decimal.NewFromInt(done).DivRound(decimal.NewFromInt(total), 6)
 	out := make([]Status, 0, len(inForce))
@@ -238,15 +253,7 @@ func (s *Service) StatusesFor(ctx context.Context, m Month, now time.Time) ([]St
 		st := Status{Budget: b, For: m, Unit: "TFLOPs", Elapsed: &elapsed}
 		if b.Kind == Money {
 			st.Unit = "USD"
-			p, ok := plans[b.Plan]
-			if !ok {
-				p, err = s.store.Plan(ctx, b.Plan)
-				if err != nil && !errors.Is(err, billing.ErrPlanNotFound) {
-					return nil, err
-				}
-				plans[b.Plan] = p
-			}
-			if p.Name == "" {
+			if plans[b.Plan].Name == "" {
 				st.Error = fmt.Sprintf("plan %q no longer exists", b.Plan)
 			}
 		}

@@ -42,6 +42,10 @@ type Rollup struct {
 type Store interface {
 	// Rollups returns the rollup rows of the days in [from, to).
 	Rollups(ctx context.Context, from, to billing.Date) ([]Rollup, error)
+	// RollupSums returns the rollups of [from, to) summed per workload,
+	// model and tags within each period between boundaries, each row dated
+	// on its period's first day: what pricing needs, in far fewer rows.
+	RollupSums(ctx context.Context, from, to billing.Date, boundaries []billing.Date) ([]Rollup, error)
 	Plan(ctx context.Context, name string) (billing.Plan, error)
 	// UnknownModels counts, per model, the records of [from, to) whose
 	// model is not known yet (so they have no FLOPs and no rollup).
@@ -179,7 +183,7 @@ func (s *Service) Compare(ctx context.Context, q Query) (Comparison, error) {
 	if err != nil {
 		return Comparison{}, err
 	}
-	rows, err := s.store.Rollups(ctx, q.From, q.To)
+	rows, err := s.store.RollupSums(ctx, q.From, q.To, Boundaries(rp, fp))
 	if err != nil {
 		return Comparison{}, err
 	}
@@ -312,4 +316,16 @@ func (a *acc) figures() Figures {
 	f.RequestCost, f.FLOPsCost, f.Delta = c.RequestCost, c.FLOPsCost, c.Delta
 	f.DeltaPct, f.BreakEven, f.PrefillShare = c.DeltaPct, c.BreakEvenPerTFLOP, c.PrefillShare
 	return f
+}
+
+// Boundaries are the dates on which any of the plans changes price: within
+// two consecutive boundaries every day is priced alike.
+func Boundaries(plans ...billing.Plan) []billing.Date {
+	var out []billing.Date
+	for _, p := range plans {
+		for _, v := range p.Versions {
+			out = append(out, v.EffectiveFrom)
+		}
+	}
+	return out
 }

@@ -73,11 +73,11 @@ func (m *Maker) Make(ctx context.Context, req MakeRequest, kind string, now time
 	}
 	start, end := month, billing.DateOf(month.Time().AddDate(0, 1, 0))
 	prev := billing.DateOf(month.Time().AddDate(0, -1, 0))
-	rows, err := m.store.Rollups(ctx, start, end)
+	rows, err := m.store.RollupSums(ctx, start, end, Boundaries(rp, fp))
 	if err != nil {
 		return Stored{}, Monthly{}, err
 	}
-	prevRows, err := m.store.Rollups(ctx, prev, start)
+	prevRows, err := m.store.RollupSums(ctx, prev, start, Boundaries(rp, fp))
 	if err != nil {
 		return Stored{}, Monthly{}, err
 	}

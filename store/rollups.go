@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -23,6 +24,10 @@ func (s *Store) Rollups(ctx context.Context, from, to billing.Date) ([]report.Ro
 	if err != nil {
 		return nil, fmt.Errorf("store: rollups: %w", err)
 	}
+	return scanRollups(rows)
+}
+
+func scanRollups(rows pgx.Rows) ([]report.Rollup, error) {
 	defer rows.Close()
 	var out []report.Rollup
 	for rows.Next() {
@@ -79,4 +84,37 @@ func (s *Store) PromptSizes(ctx context.Context, workload string, month billing.
 		return nil, fmt.Errorf("store: prompt sizes: %w", err)
 	}
 	return out, nil
+}
+
+// selectRollupSums adds up the rollups of [from, to) per workload, model
+// and tags within each price period: the days between two consecutive
+// boundaries (the plan versions' dates) are priced alike, and pricing is
+// linear, so their sums price exactly as the days would one by one. Each
+// row's day is its period's first day in the range.
+const selectRollupSums = `
+WITH r AS (
+    SELECT *, width_bucket(day, $3::date[]) AS p FROM usage_daily WHERE day >= $1 AND day < $2
+)
+SELECT CASE WHEN p = 0 THEN $1::date ELSE greatest(($3::date[])[p], $1::date) END,
+       workload, model, tags, sum(records)::bigint, sum(requests), sum(input_tokens), sum(cached_input_tokens),
+       sum(output_tokens), sum(prefill_flops), sum(decode_flops), sum(bloat_tokens), sum(bloat_input_tokens),
+       sum(latency_records)::bigint, sum(latency_ms_sum)
+FROM r
+GROUP BY 1, workload, model, tags`
+
+// RollupSums implements report.Store: the rollups of [from, to) summed
+// within each period between boundaries (sorted or not; duplicates are
+// fine).
+func (s *Store) RollupSums(ctx context.Context, from, to billing.Date, boundaries []billing.Date) ([]report.Rollup, error) {
+	b := []time.Time{time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)} // width_bucket needs a non-empty array
+	for _, d := range boundaries {
+		b = append(b, d.Time())
+	}
+	slices.SortFunc(b, func(x, y time.Time) int { return x.Compare(y) })
+	b = slices.Compact(b)
+	rows, err := s.pool.Query(ctx, selectRollupSums, from.Time(), to.Time(), b)
+	if err != nil {
+		return nil, fmt.Errorf("store: rollup sums: %w", err)
+	}
+	return scanRollups(rows)
 }

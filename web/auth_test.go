@@ -100,7 +100,7 @@ func TestRateLimit(t *testing.T) {
 	t.Parallel()
 	st := pgtestStore(t)
 	keys := auth.New(st, testAdminKey, func() time.Time { return testNow })
-	h := New(Options{Logger: testLogger(), Auth: keys, Keys: keys, RateLimit: 0.5, RateBurst: 2,
+	h := New(Options{Logger: testLogger(), Auth: keys, Keys: keys, RateLimit: 0.001, RateBurst: 2, // one token per 1,000 s: no refill during the test
 		Quotes: quote.New(catalog.New(st), tokens), Models: catalog.New(st)})
 	body := `{"model": "gpt2", "input_tokens": 5, "output_tokens": 1}`
 	for i := range 2 {
@@ -109,7 +109,7 @@ func TestRateLimit(t *testing.T) {
 		}
 	}
 	w := do(h, "POST", "/v1/estimate", body)
-	if w.Code != 429 || w.Header().Get("Retry-After") != "2" || errorBody(t, w).Code != "rate_limited" {
+	if w.Code != 429 || w.Header().Get("Retry-After") != "1000" || errorBody(t, w).Code != "rate_limited" {
 		t.Fatalf("past the limit: %d %q %s", w.Code, w.Header().Get("Retry-After"), w.Body)
 	}
 	_, other, err := keys.Create(context.Background(), auth.CreateInput{Name: "other", Scopes: []string{"read"}})
