@@ -47,7 +47,7 @@ func newAPIWith(t *testing.T, channels []deliver.Channel) http.Handler {
 	t.Cleanup(func() { notifier.Close(context.Background()) })
 	models := catalog.New(st)
 	usages := usage.NewService(st, models, tokens, usage.Options{GroupTags: []string{"team"}})
-	return New(Options{
+	h := New(Options{
 		Logger: testLogger(), Readiness: st, Quotes: quote.New(models, tokens).WithPlans(st, func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }),
 		Models: models, Version: "test",
 		Usage: usages, Plans: st, Reports: report.New(st, []string{"team"}), Importer: testImporter{usages},
@@ -57,8 +57,15 @@ func newAPIWith(t *testing.T, channels []deliver.Channel) http.Handler {
 		Maker:   report.NewMaker(st, report.MakerOptions{GroupTags: []string{"team"}, RequestPlan: "list-price", FLOPsPlan: "flops-tariff"}),
 		Archive: st, Notifier: notifier, Alerts: testAlerts{mustAlerts(t, st)}, Insights: st,
 		Unavailable: store.IsUnavailable,
-		Auth:        keys, Keys: keys, RateLimit: rateLimit,
+		Auth:        keys, Keys: keys, Sessions: keys, RateLimit: rateLimit, RateBurst: 100000,
 	})
+	token, csrf, _, err := keys.SignIn(context.Background(), testAdminKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testSessions.Store(h, testSession{token: token, csrf: csrf})
+	t.Cleanup(func() { testSessions.Delete(h) })
+	return h
 }
 
 // testAdminKey is the FLOPLEDGER_ADMIN_KEY of the HTTP tests; do() sends it.

@@ -39,7 +39,7 @@ func (d *dashboard) alertList(c *gin.Context) {
 // renderAlerts shows the list filtered by q; problem, when set, is shown
 // at the top (a refused action) with status.
 func (d *dashboard) renderAlerts(c *gin.Context, status int, problem string, q url.Values) {
-	v := alertsView{page: d.page("Alerts", "/alerts"), State: q.Get("state"), Workload: strings.TrimSpace(q.Get("workload")),
+	v := alertsView{page: d.pageFor(c, "Alerts", "/alerts"), State: q.Get("state"), Workload: strings.TrimSpace(q.Get("workload")),
 		States: []string{string(alert.Open), string(alert.Acknowledged), string(alert.Resolved)}}
 	if problem != "" {
 		v.Errors = append(v.Errors, problem)

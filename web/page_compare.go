@@ -49,7 +49,7 @@ func (d *dashboard) compare(c *gin.Context) {
 	ctx := c.Request.Context()
 	m, problem := d.monthParam(c)
 	rp, fp := d.planParams(c)
-	v := compareView{page: d.page("Compare the plans", "/compare"), RequestPlan: rp, FLOPsPlan: fp, WhatIf: strings.TrimSpace(c.Query("what_if"))}
+	v := compareView{page: d.pageFor(c, "Compare the plans", "/compare"), RequestPlan: rp, FLOPsPlan: fp, WhatIf: strings.TrimSpace(c.Query("what_if"))}
 	v.Month = monthNavFor(c, m, problem, "request_plan", "flops_plan", "what_if", "sort", "dir")
 	status := http.StatusOK
 	if problem != "" {

@@ -178,7 +178,7 @@ func (d *dashboard) runEstimate(c *gin.Context, f estimateForm, posted bool) {
 
 func (d *dashboard) renderEstimate(c *gin.Context, status int, v estimateView) {
 	errs := v.Errors
-	v.page = d.page("Estimator", "/estimate")
+	v.page = d.pageFor(c, "Estimator", "/estimate")
 	v.Errors = errs
 	models, err := d.s.models.List(c.Request.Context())
 	if err != nil {

@@ -53,7 +53,7 @@ func (d *dashboard) modelList(c *gin.Context) {
 
 func (d *dashboard) renderModels(c *gin.Context, status int, v modelsView) {
 	flash, errs := v.Flash, v.Errors
-	v.page = d.page("Models & plans", "/models")
+	v.page = d.pageFor(c, "Models & plans", "/models")
 	v.Flash, v.Errors = flash, errs
 	var plans []billing.Plan
 	err := gather(c.Request.Context(),

@@ -80,7 +80,7 @@ func (d *dashboard) overview(c *gin.Context) {
 	ctx := c.Request.Context()
 	m, problem := d.monthParam(c)
 	rp, fp := d.planParams(c)
-	v := overviewView{page: d.page("Overview", "/"), RequestPlan: rp, FLOPsPlan: fp}
+	v := overviewView{page: d.pageFor(c, "Overview", "/"), RequestPlan: rp, FLOPsPlan: fp}
 	v.Month = monthNavFor(c, m, problem, "request_plan", "flops_plan", "sort", "dir")
 	status := http.StatusOK
 	if problem != "" {

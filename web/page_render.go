@@ -231,6 +231,10 @@ type page struct {
 	// Errors are problems with the input, shown at the top of the page
 	// (and next to their field where the page has one).
 	Errors []string
+	// CSRF is the session's token, which every POST form carries.
+	CSRF string
+	// SignedIn names the key of the session ("" when signed out).
+	SignedIn string
 }
 
 type navItem struct {
@@ -306,7 +310,7 @@ func (d *dashboard) fail(c *gin.Context, err error) {
 
 // failWith renders the error page with a status and a message.
 func (d *dashboard) failWith(c *gin.Context, status int, msg string) {
-	v := errorView{page: d.page(http.StatusText(status), ""), Status: status, Message: msg}
+	v := errorView{page: d.pageFor(c, http.StatusText(status), ""), Status: status, Message: msg}
 	c.Abort()
 	d.render(c, status, "error.html", v)
 }

@@ -42,7 +42,7 @@ func (d *dashboard) reportList(c *gin.Context) {
 
 func (d *dashboard) renderReports(c *gin.Context, status int, v reportsView) {
 	flash, errs := v.Flash, v.Errors
-	v.page = d.page("Reports", "/reports")
+	v.page = d.pageFor(c, "Reports", "/reports")
 	v.Flash, v.Errors = flash, errs
 	var plans []billing.Plan
 	err := gather(c.Request.Context(),

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -36,7 +37,15 @@ func checkHTML(t *testing.T, w *httptest.ResponseRecorder, status int, what stri
 	}
 }
 
+// postForm posts a form as the signed-in test admin, with the session's
+// CSRF token (as the page's hidden field would send it).
 func postForm(h http.Handler, path, form string) *httptest.ResponseRecorder {
+	if sess, ok := testSessions.Load(h); ok {
+		if form != "" {
+			form += "&"
+		}
+		form += "csrf=" + url.QueryEscape(sess.(testSession).csrf)
+	}
 	return do(h, "POST", path, form, "Content-Type", "application/x-www-form-urlencoded")
 }
 

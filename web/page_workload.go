@@ -105,7 +105,7 @@ func (d *dashboard) workload(c *gin.Context) {
 	}
 	m, problem := d.monthParam(c)
 	rp, fp := d.planParams(c)
-	v := workloadView{page: d.page(name, "/"), Name: name, RequestPlan: rp, FLOPsPlan: fp,
+	v := workloadView{page: d.pageFor(c, name, "/"), Name: name, RequestPlan: rp, FLOPsPlan: fp,
 		AlertsURL: "/alerts?workload=" + url.QueryEscape(name)}
 	v.Title = "Workload " + name
 	v.Month = monthNavFor(c, m, problem, "request_plan", "flops_plan")

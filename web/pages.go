@@ -13,10 +13,15 @@ func (s *Server) pages(e *gin.Engine) {
 	d := mustDashboard(s)
 	e.GET("/static/:file", d.static)
 
-	// Sign-in and CSRF protection (a later issue) hook in here, as
-	// middleware on this group: every page and every form below goes
-	// through it, and the POST forms would carry the token field.
-	p := e.Group("", d.pageMiddleware)
+	e.GET("/signin", d.pageMiddleware, d.signinForm)
+	e.POST("/signin", d.pageMiddleware, d.signin)
+	e.POST("/signout", d.pageMiddleware, d.signout)
+
+	// Every page needs a session (requireSession: a sign-in with a key of
+	// the read scope), and every POST form its CSRF token; the forms that
+	// change plans, models or reports need the admin scope.
+	p := e.Group("", d.pageMiddleware, d.requireSession)
+	admin := d.requireAdmin
 	p.GET("/", d.overview)
 	p.GET("/workloads/*name", d.workload)
 	p.GET("/compare", d.compare)
@@ -24,9 +29,9 @@ func (s *Server) pages(e *gin.Engine) {
 	p.POST("/alerts/:id/ack", d.alertAck)
 	p.POST("/alerts/:id/resolve", d.alertResolve)
 	p.GET("/reports", d.reportList)
-	p.POST("/reports", d.reportMake)
+	p.POST("/reports", admin, d.reportMake)
 	p.GET("/estimate", d.estimateForm)
 	p.POST("/estimate", d.estimatePost)
 	p.GET("/models", d.modelList)
-	p.POST("/models", d.modelRegister)
+	p.POST("/models", admin, d.modelRegister)
 }

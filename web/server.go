@@ -55,8 +55,9 @@ type Options struct {
 	Insights Insights
 	// Auth checks keys and sessions; Keys manages keys. With Auth nil the
 	// API is open (tests of other features only; cmd always sets it).
-	Auth Authenticator
-	Keys Keys
+	Auth     Authenticator
+	Keys     Keys
+	Sessions SessionStarter
 	// RateLimit is the requests per second allowed per key (0: none), with
 	// RateBurst at once.
 	RateLimit float64
@@ -156,6 +157,7 @@ type Server struct {
 
 	auth              Authenticator
 	keys              Keys
+	sessions          SessionStarter
 	limiter           *keyLimiter
 	anonymousEstimate bool
 	metricsToken      string
@@ -200,6 +202,7 @@ func New(o Options) http.Handler {
 
 		auth:              o.Auth,
 		keys:              o.Keys,
+		sessions:          o.Sessions,
 		limiter:           newKeyLimiter(o.RateLimit, max(o.RateBurst, 1)),
 		anonymousEstimate: o.AnonymousEstimate,
 		metricsToken:      o.MetricsToken,

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -29,6 +30,10 @@ func newTestServer(ready Readiness) (*Server, *gin.Engine) {
 func do(h http.Handler, method, path string, body string, hdr ...string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+testAdminKey)
+	if sess, ok := testSessions.Load(h); ok && !strings.HasPrefix(path, "/v1/") && !strings.HasPrefix(path, "/signin") {
+		// Pages go by the session cookie of the test admin's sign-in.
+		req.Header.Set("Cookie", SessionCookie+"="+sess.(testSession).token)
+	}
 	for i := 0; i+1 < len(hdr); i += 2 {
 		if hdr[i+1] == "" {
 			req.Header.Del(hdr[i])
@@ -40,6 +45,12 @@ func do(h http.Handler, method, path string, body string, hdr ...string) *httpte
 	h.ServeHTTP(w, req)
 	return w
 }
+
+// testSession is the dashboard sign-in newAPIWith makes for a handler.
+type testSession struct{ token, csrf string }
+
+// testSessions maps each test handler to its session.
+var testSessions sync.Map
 
 // errorBody decodes the API's one error shape and fails on anything else.
 func errorBody(t *testing.T, w *httptest.ResponseRecorder) Error {
