@@ -68,3 +68,13 @@ func between(s, from, to string) string {
 	v, _, _ := strings.Cut(rest, to)
 	return v
 }
+
+func TestUnknownPageIsHTML(t *testing.T) {
+	t.Parallel()
+	api := newAPI(t)
+	w := do(api, "GET", "/no-such-page", "")
+	checkHTML(t, w, 404, "unknown page")
+	if w := do(api, "GET", "/v1/no-such-route", ""); w.Code != 404 || errorBody(t, w).Code != "not_found" {
+		t.Fatalf("unknown API route: %d %s", w.Code, w.Body)
+	}
+}

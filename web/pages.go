@@ -1,6 +1,11 @@
 package web
 
-import "github.com/gin-gonic/gin"
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+)
 
 // pages registers the dashboard's HTML pages and its static assets. The
 // templates are parsed and the assets hashed here, once: a broken template
@@ -12,6 +17,16 @@ import "github.com/gin-gonic/gin"
 func (s *Server) pages(e *gin.Engine) {
 	d := mustDashboard(s)
 	e.GET("/static/:file", d.static)
+	// An unknown path outside the API is a page a reader mistyped: answer
+	// with the HTML error page; under /v1 it stays the JSON error.
+	e.NoRoute(func(c *gin.Context) {
+		if strings.HasPrefix(c.Request.URL.Path, "/v1/") || c.Request.URL.Path == "/v1" {
+			s.fail(c, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route for " + c.Request.Method + " " + c.Request.URL.Path})
+			return
+		}
+		d.pageMiddleware(c)
+		d.failWith(c, http.StatusNotFound, "There is no page at "+c.Request.URL.Path+".")
+	})
 
 	e.GET("/signin", d.pageMiddleware, d.signinForm)
 	e.POST("/signin", d.pageMiddleware, d.signin)
