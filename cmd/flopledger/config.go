@@ -48,6 +48,8 @@ type Config struct {
 	SMTP           deliver.SMTPConfig
 	WebhookURL     string
 	WebhookSecret  string
+	// Channels are extra named channels (per-team recipients), from JSON.
+	Channels []channelConfig
 
 	AdminKey          string
 	RateLimit         float64
@@ -300,6 +302,37 @@ var settings = []setting{
 			}
 			return nil
 		}},
+	{env: "FLOPLEDGER_CHANNELS", flag: "channels", def: "", secret: true,
+		help: `extra named channels, JSON: [{"name": "care-mail", "kind": "email", "to": ["care@example.com"]}, {"name": "care-slack", "kind": "webhook", "url": "https://…", "secret": "…"}]; e-mail ones use the FLOPLEDGER_SMTP_* server`,
+		apply: func(c *Config, v string) error {
+			c.Channels = nil
+			if v == "" {
+				return nil
+			}
+			dec := json.NewDecoder(strings.NewReader(v))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&c.Channels); err != nil {
+				return fmt.Errorf("not a JSON list of channels: %v", err)
+			}
+			for i, ch := range c.Channels {
+				if ch.Name == "" || ch.Name == "email" || ch.Name == "webhook" {
+					return fmt.Errorf("channel %d: a name other than email and webhook is required", i)
+				}
+				if ch.Kind != "email" && ch.Kind != "webhook" {
+					return fmt.Errorf("channel %q: kind must be email or webhook", ch.Name)
+				}
+			}
+			return nil
+		}},
+}
+
+// channelConfig is one extra channel of FLOPLEDGER_CHANNELS.
+type channelConfig struct {
+	Name   string   `json:"name"`
+	Kind   string   `json:"kind"`
+	To     []string `json:"to,omitempty"`
+	URL    string   `json:"url,omitempty"`
+	Secret string   `json:"secret,omitempty"`
 }
 
 func cronSpec(v string) error {

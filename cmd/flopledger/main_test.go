@@ -153,3 +153,35 @@ func startTestDB(t *testing.T) string {
 	t.Cleanup(func() { _ = srv.Stop(context.Background()) })
 	return srv.ConnString("flopledger")
 }
+
+func TestExtraChannelsAndSchedules(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{
+		"FLOPLEDGER_SMTP_HOST": "127.0.0.1", "FLOPLEDGER_SMTP_TLS": "none", "FLOPLEDGER_SMTP_TO": "cfo@example.com",
+		"FLOPLEDGER_CHANNELS":  `[{"name": "care-mail", "kind": "email", "to": ["care@example.com"]}, {"name": "care-hook", "kind": "webhook", "url": "http://127.0.0.1:9/h", "secret": "0123456789abcdef0123"}]`,
+		"FLOPLEDGER_SCHEDULES": `[{"name": "care-monthly", "spec": "0 7 1 * *", "group_by": "tag:team", "channels": ["care-mail", "care-hook"]}]`,
+	}
+	c, err := loadConfig("serve", nil, func(k string) string { return env[k] }, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chans, err := channels(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, ch := range chans {
+		names = append(names, ch.Name()+"/"+ch.Kind())
+	}
+	if strings.Join(names, " ") != "email/email care-mail/email care-hook/webhook" {
+		t.Fatalf("channels %v", names)
+	}
+	sched := schedules(c)
+	if len(sched) != 2 || sched[1].GroupBy != "tag:team" || strings.Join(sched[1].Channels, ",") != "care-mail,care-hook" {
+		t.Fatalf("schedules %+v", sched)
+	}
+	env["FLOPLEDGER_CHANNELS"] = `[{"name": "email", "kind": "fax"}]`
+	if _, err := loadConfig("serve", nil, func(k string) string { return env[k] }, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "FLOPLEDGER_CHANNELS") || strings.Contains(err.Error(), "fax") {
+		t.Fatalf("a bad channel list must be refused by name without echoing it: %v", err)
+	}
+}

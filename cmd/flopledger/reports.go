@@ -38,6 +38,22 @@ func channels(cfg Config) ([]deliver.Channel, error) {
 		}
 		out = append(out, ch)
 	}
+	for _, c := range cfg.Channels {
+		var ch deliver.Channel
+		var err error
+		switch c.Kind {
+		case "email":
+			smtp := cfg.SMTP
+			smtp.To, smtp.Timeout = c.To, 30*time.Second
+			ch, err = deliver.NewEmail(c.Name, smtp)
+		default:
+			ch, err = deliver.NewWebhook(c.Name, deliver.WebhookConfig{URL: c.URL, Secret: c.Secret, Timeout: 15 * time.Second})
+		}
+		if err != nil {
+			return nil, fmt.Errorf("FLOPLEDGER_CHANNELS %q: %w", c.Name, err)
+		}
+		out = append(out, ch)
+	}
 	return out, nil
 }
 
