@@ -171,6 +171,9 @@ type Schedule struct {
 	Spec     string   `json:"spec"`     // cron spec, in Location
 	GroupBy  string   `json:"group_by"` // "workload" or "tag:NAME"
 	Channels []string `json:"channels"` // channel names; empty means all
+	// Kind is "monthly" (the previous month's report; the default) or
+	// "weekly" (a summary of the previous Monday-to-Sunday week).
+	Kind string `json:"kind,omitempty"`
 	// Location is the time zone of Spec and of "the previous month".
 	Location *time.Location `json:"-"`
 }
@@ -192,12 +195,20 @@ const staleClaim = 15 * time.Minute
 // while the service was down (the claim makes a finished run a no-op).
 func (m *Maker) RunScheduled(ctx context.Context, s Schedule, now time.Time, instance string) (Stored, Monthly, bool, error) {
 	period := PreviousMonth(now, s.Location)
+	if s.Kind == "weekly" {
+		period = PreviousWeek(now, s.Location)
+	}
 	ok, err := m.store.ClaimRun(ctx, s.Name, period, instance, staleClaim)
 	if err != nil || !ok {
 		return Stored{}, Monthly{}, false, err
 	}
-	month := period.Time().Format("2006-01")
-	st, rep, err := m.Make(ctx, MakeRequest{Month: month, GroupBy: s.GroupBy}, s.Name, now)
+	var st Stored
+	var rep Monthly
+	if s.Kind == "weekly" {
+		st, err = m.MakeWeekly(ctx, period, s.GroupBy, s.Name, now)
+	} else {
+		st, rep, err = m.Make(ctx, MakeRequest{Month: period.Time().Format("2006-01"), GroupBy: s.GroupBy}, s.Name, now)
+	}
 	ferr := m.store.FinishRun(context.WithoutCancel(ctx), s.Name, period, st.ID, err)
 	if err != nil {
 		return Stored{}, Monthly{}, true, err

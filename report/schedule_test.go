@@ -127,3 +127,32 @@ func TestMissedRunIsCaughtUp(t *testing.T) {
 		}
 	}
 }
+
+// TestWeeklySummary: a weekly schedule summarises the previous Monday to
+// Sunday, once, as a stored report with CSV, HTML and text.
+func TestWeeklySummary(t *testing.T) {
+	t.Parallel()
+	st := pgtest.NewStore(t)
+	seed(t, st)
+	ctx := context.Background()
+	if got := report.PreviousWeek(time.Date(2026, 10, 14, 9, 0, 0, 0, time.UTC), time.UTC).String(); got != "2026-10-05" {
+		t.Fatalf("previous week of Wednesday 14 October: %s, want Monday 5 October", got)
+	}
+	sched := report.Schedule{Name: "weekly", Kind: "weekly", GroupBy: "workload", Location: time.UTC}
+	rep, _, ran, err := newMaker(st).RunScheduled(ctx, sched, time.Date(2026, 10, 12, 7, 0, 0, 0, time.UTC), "i")
+	if err != nil || !ran || rep.PeriodStart.String() != "2026-10-05" || rep.PeriodEnd.String() != "2026-10-12" || rep.Kind != "weekly" {
+		t.Fatalf("weekly: ran %v %+v %v", ran, rep, err)
+	}
+	lines := strings.Split(strings.TrimSpace(rep.CSV), "\n")
+	// seed puts one record a day on 1..20 October: 7 in the week of the 5th.
+	if lines[0] != "workload,requests,input_tokens,cached_input_tokens,output_tokens,prefill_flops,decode_flops,request_cost,flops_cost,delta,delta_pct" ||
+		!strings.HasPrefix(lines[len(lines)-1], "TOTAL,7,") {
+		t.Fatalf("csv %q", lines)
+	}
+	if !strings.Contains(rep.HTML, "weekly summary — 5 October to 11 October 2026") || strings.Contains(rep.HTML, "<script") || !strings.Contains(rep.Summary, "under list-price") {
+		t.Fatalf("html or summary: %s / %s", rep.HTML[:200], rep.Summary)
+	}
+	if _, _, ran, _ := newMaker(st).RunScheduled(ctx, sched, time.Date(2026, 10, 13, 7, 0, 0, 0, time.UTC), "j"); ran {
+		t.Fatal("the same week ran twice")
+	}
+}

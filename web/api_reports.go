@@ -154,18 +154,22 @@ func (s *Server) testChannel(c *gin.Context) {
 // the mail with the CSV attached, and for webhooks the summary as Slack
 // "text" plus the headline figures and links.
 func ReportMessage(st report.Stored, linkBase string) deliver.Message {
-	month := st.PeriodStart.Time().Format("January 2006")
+	subject, _, _ := strings.Cut(st.Summary, "\n") // the report's title
+	if subject == "" {
+		subject = "flopledger report — " + st.PeriodStart.Time().Format("January 2006")
+	}
 	links := map[string]string{}
 	if linkBase != "" {
 		base := strings.TrimRight(linkBase, "/") + fmt.Sprintf("/v1/reports/%d", st.ID)
 		links = map[string]string{"json": base + ".json", "csv": base + ".csv", "html": base + ".html"}
 	}
 	return deliver.Message{
-		Subject:     fmt.Sprintf("flopledger report — %s", month),
+		Subject:     subject,
 		HTML:        st.HTML,
 		Text:        st.Summary,
 		Attachments: []deliver.Attachment{{Name: fmt.Sprintf("flopledger-%s.csv", st.PeriodStart.Time().Format("2006-01")), ContentType: "text/csv", Data: []byte(st.CSV)}},
 		Webhook: map[string]any{"event": "report", "report_id": st.ID, "kind": st.Kind, "month": st.PeriodStart.Time().Format("2006-01"),
+			"period_start": st.PeriodStart, "period_end": st.PeriodEnd,
 			"request_plan": st.RequestPlan, "flops_plan": st.FLOPsPlan, "report": st.Body, "links": links},
 	}
 }

@@ -205,7 +205,7 @@ var settings = []setting{
 			return nil
 		}},
 	{env: "FLOPLEDGER_SCHEDULES", flag: "schedules", def: "",
-		help: `extra report schedules, JSON: [{"name": "team-monthly", "spec": "0 7 1 * *", "group_by": "tag:team", "channels": ["email"]}]`,
+		help: `extra report schedules, JSON: [{"name": "team-monthly", "spec": "0 7 1 * *", "group_by": "tag:team", "channels": ["care-mail"]}, {"name": "weekly", "kind": "weekly", "spec": "0 7 * * 1"}]`,
 		apply: func(c *Config, v string) error {
 			c.Schedules = nil
 			if v == "" {
@@ -222,6 +222,9 @@ var settings = []setting{
 				}
 				if err := cronSpec(s.Spec); err != nil {
 					return fmt.Errorf("schedule %q: %v", s.Name, err)
+				}
+				if s.Kind != "" && s.Kind != "monthly" && s.Kind != "weekly" {
+					return fmt.Errorf("schedule %q: kind must be monthly or weekly", s.Name)
 				}
 			}
 			return nil
