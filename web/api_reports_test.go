@@ -182,7 +182,7 @@ func TestReportMadeAndDelivered(t *testing.T) {
 		t.Fatal(err)
 	}
 	subject, _ := new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject"))
-	if subject != "flopledger report — October 2026" || m.Header.Get("To") != "<cfo@example.com>" {
+	if subject != "flopledger monthly report — October 2026 (by workload)" || m.Header.Get("To") != "<cfo@example.com>" {
 		t.Fatalf("subject %q to %q", subject, m.Header.Get("To"))
 	}
 	parts := readParts(t, m.Header.Get("Content-Type"), m.Body)
