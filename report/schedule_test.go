@@ -19,8 +19,8 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
-// seed stores two plans and a few October records.
-func seed(t *testing.T, st *store.Store) {
+// seedPlans stores the two plans the tests price under.
+func seedPlans(t testing.TB, st *store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	rp, err := billing.DecodePlan([]byte(`{"name": "list-price", "kind": "request", "effective_from": "2026-01-01", "prices": {"default": {"input_per_mtok": "3", "output_per_mtok": "15"}}}`))
@@ -37,6 +37,13 @@ func seed(t *testing.T, st *store.Store) {
 	if err := st.CreatePlan(ctx, fp); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// seed stores two plans and a few October records.
+func seed(t *testing.T, st *store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	seedPlans(t, st)
 	var items []usage.Item
 	for i := range 20 {
 		items = append(items, usage.Item{Record: usage.Record{ID: fmt.Sprintf("r%d", i), OccurredAt: time.Date(2026, 10, 1+i, 9, 0, 0, 0, time.UTC),
