@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -135,7 +136,13 @@ func decodeNDJSON(body []byte) ([]usage.Item, error) {
 }
 
 // decodeRecord decodes one record strictly; its error names the field.
+// Invalid UTF-8 is refused before decoding: encoding/json would replace it
+// with U+FFFD, so two different broken ids could become one and a record
+// be dropped as a duplicate.
 func decodeRecord(raw []byte) usage.Item {
+	if !utf8.Valid(raw) {
+		return usage.Item{Err: estimator.ValidationError{Problems: []estimator.Problem{{Message: "the record is not valid UTF-8"}}}}
+	}
 	var r usage.Record
 	if err := decodeStrict(raw, &r); err != nil {
 		// Keep the id for the rejection when the rest is bad.
