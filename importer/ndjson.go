@@ -19,6 +19,7 @@ import (
 	"reflect"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/flopledger/flopledger/usage"
 )
@@ -60,6 +61,11 @@ type recordJSON struct {
 
 // ownRecord decodes one of our records from JSON and reports it.
 func (e *emitter) ownRecord(pos string, line []byte) error {
+	// encoding/json would replace invalid UTF-8 with U+FFFD, and two broken
+	// ids would then become one: refuse the line instead.
+	if !utf8.Valid(line) {
+		return e.failf(pos, "the line is not valid UTF-8")
+	}
 	var rj recordJSON
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
