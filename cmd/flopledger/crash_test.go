@@ -101,3 +101,56 @@ func TestKilledMidImport(t *testing.T) {
 		t.Fatalf("rollups differ from the records in %d groups (%v)", diff, err)
 	}
 }
+
+// TestSIGTERMDrains: SIGTERM during a large import lets the import finish
+// and answer before the process exits (cleanly).
+func TestSIGTERMDrains(t *testing.T) {
+	t.Parallel()
+	dbURL := startTestDB(t)
+	const key = "flk_drain-test-admin-key-0123"
+	var file bytes.Buffer
+	const n = 30000
+	for i := range n {
+		fmt.Fprintf(&file, `{"id": "d%d", "occurred_at": "2026-10-%02dT10:00:00Z", "workload": "w%d", "model": "llama-3.1-8b", "input_tokens": %d, "output_tokens": 7}`+"\n", i, 1+i%28, i%3, 50+i%500)
+	}
+	addr := freeAddr(t)
+	c := startChild(t, []string{"DATABASE_URL=" + dbURL, "FLOPLEDGER_ADDR=" + addr, "FLOPLEDGER_ADMIN_KEY=" + key, "FLOPLEDGER_DATA_DIR=" + t.TempDir()}, "serve")
+	waitStatus(t, "http://"+addr+"/readyz", 200, 60*time.Second)
+	type answer struct {
+		status int
+		body   string
+		err    error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", "http://"+addr+"/v1/import?format=ndjson", bytes.NewReader(file.Bytes()))
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			got <- answer{err: err}
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		got <- answer{status: resp.StatusCode, body: string(b)}
+	}()
+	// Signal once the import is under way (its first chunk is stored).
+	conn, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for i := 0; i < 6000; i++ {
+		var ids int64
+		_ = conn.QueryRow(context.Background(), `SELECT count(*) FROM usage_ids`).Scan(&ids)
+		if ids > 0 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	c.stop(t, syscall.SIGTERM) // fails the test unless the process exits cleanly
+	a := <-got
+	if a.err != nil || a.status != 200 || !strings.Contains(a.body, fmt.Sprintf(`"accepted":%d`, n)) {
+		t.Fatalf("the import in flight at SIGTERM: %v %d %.300s", a.err, a.status, a.body)
+	}
+}
