@@ -12,6 +12,21 @@ import (
 	"github.com/flopledger/flopledger/usage"
 )
 
+// addToRollup adds a new rollup row's sums to an existing one: the upsert
+// of usage_daily that ingest and backfill share (the target is aliased d).
+const addToRollup = `ON CONFLICT (workload, day, model, tags) DO UPDATE SET
+    records             = d.records + EXCLUDED.records,
+    requests            = d.requests + EXCLUDED.requests,
+    input_tokens        = d.input_tokens + EXCLUDED.input_tokens,
+    cached_input_tokens = d.cached_input_tokens + EXCLUDED.cached_input_tokens,
+    output_tokens       = d.output_tokens + EXCLUDED.output_tokens,
+    prefill_flops       = d.prefill_flops + EXCLUDED.prefill_flops,
+    decode_flops        = d.decode_flops + EXCLUDED.decode_flops,
+    bloat_tokens        = d.bloat_tokens + EXCLUDED.bloat_tokens,
+    bloat_input_tokens  = d.bloat_input_tokens + EXCLUDED.bloat_input_tokens,
+    latency_records     = d.latency_records + EXCLUDED.latency_records,
+    latency_ms_sum      = d.latency_ms_sum + EXCLUDED.latency_ms_sum`
+
 // insertRows stores a batch in one statement: the new ids claim their
 // place in usage_ids (a concurrent batch carrying the same id waits on the
 // unique index and then finds it taken), only those rows go into
@@ -53,18 +68,7 @@ rolled AS (
     WHERE b.prefill_flops IS NOT NULL
     GROUP BY 1, 2, 3, 4
     ORDER BY 1, 2, 3, 4
-    ON CONFLICT (workload, day, model, tags) DO UPDATE SET
-        records             = d.records + EXCLUDED.records,
-        requests            = d.requests + EXCLUDED.requests,
-        input_tokens        = d.input_tokens + EXCLUDED.input_tokens,
-        cached_input_tokens = d.cached_input_tokens + EXCLUDED.cached_input_tokens,
-        output_tokens       = d.output_tokens + EXCLUDED.output_tokens,
-        prefill_flops       = d.prefill_flops + EXCLUDED.prefill_flops,
-        decode_flops        = d.decode_flops + EXCLUDED.decode_flops,
-        bloat_tokens        = d.bloat_tokens + EXCLUDED.bloat_tokens,
-        bloat_input_tokens  = d.bloat_input_tokens + EXCLUDED.bloat_input_tokens,
-        latency_records     = d.latency_records + EXCLUDED.latency_records,
-        latency_ms_sum      = d.latency_ms_sum + EXCLUDED.latency_ms_sum
+    ` + addToRollup + `
     RETURNING 1
 ),
 latency AS (
@@ -237,18 +241,7 @@ SELECT p.workload, (p.occurred_at AT TIME ZONE 'UTC')::date, p.model, p.rollup_t
 FROM priced p
 GROUP BY 1, 2, 3, 4
 ORDER BY 1, 2, 3, 4
-ON CONFLICT (workload, day, model, tags) DO UPDATE SET
-    records             = d.records + EXCLUDED.records,
-    requests            = d.requests + EXCLUDED.requests,
-    input_tokens        = d.input_tokens + EXCLUDED.input_tokens,
-    cached_input_tokens = d.cached_input_tokens + EXCLUDED.cached_input_tokens,
-    output_tokens       = d.output_tokens + EXCLUDED.output_tokens,
-    prefill_flops       = d.prefill_flops + EXCLUDED.prefill_flops,
-    decode_flops        = d.decode_flops + EXCLUDED.decode_flops,
-    bloat_tokens        = d.bloat_tokens + EXCLUDED.bloat_tokens,
-    bloat_input_tokens  = d.bloat_input_tokens + EXCLUDED.bloat_input_tokens,
-    latency_records     = d.latency_records + EXCLUDED.latency_records,
-    latency_ms_sum      = d.latency_ms_sum + EXCLUDED.latency_ms_sum`
+` + addToRollup + ``
 
 // PriceUnpriced implements usage.Store.
 func (s *Store) PriceUnpriced(ctx context.Context, model string, limit int, price func([]usage.Row) error) (int, error) {

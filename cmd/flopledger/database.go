@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -83,4 +85,26 @@ func migrate(ctx context.Context, cfg Config, log *slog.Logger) error {
 	defer db.close(log)
 	cfg.AutoMigrate = true
 	return prepareSchema(ctx, cfg, db.store, log)
+}
+
+// openForTool opens the database for a command that is not the server
+// (import, report): DATABASE_URL, or the embedded PostgreSQL when no server
+// holds it. When one does, it says so and shows the API call to use
+// instead (instead). The caller closes the database.
+func openForTool(ctx context.Context, cmd string, cfg Config, log *slog.Logger, stderr io.Writer, instead string) (*database, bool) {
+	db, err := openDatabase(ctx, cfg, log)
+	if errors.Is(err, pgembed.ErrLocked) {
+		fmt.Fprintf(stderr, "flopledger %s: the embedded PostgreSQL is in use by a running flopledger; use it instead:\n  %s\n", cmd, instead)
+		return nil, false
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "flopledger %s: %v\n", cmd, err)
+		return nil, false
+	}
+	if err := prepareSchema(ctx, cfg, db.store, log); err != nil {
+		fmt.Fprintf(stderr, "flopledger %s: %v\n", cmd, err)
+		db.close(log)
+		return nil, false
+	}
+	return db, true
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/importer"
-	"github.com/flopledger/flopledger/pgembed"
 	"github.com/flopledger/flopledger/usage"
 )
 
@@ -75,20 +74,12 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return 2
 	}
 	log := cfg.logger(io.Discard)
-	db, err := openDatabase(ctx, cfg, log)
-	if errors.Is(err, pgembed.ErrLocked) {
-		fmt.Fprintf(stderr, "flopledger import: the embedded PostgreSQL is in use by a running flopledger; import through it instead:\n  curl --data-binary @%s 'http://%s/v1/import?format=%s'\n", fs.Arg(0), cfg.Addr, f)
-		return 1
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "flopledger import: %v\n", err)
+	db, ok := openForTool(ctx, "import", cfg, log, stderr,
+		fmt.Sprintf("curl -H 'Authorization: Bearer <key>' --data-binary @%s 'http://%s/v1/import?format=%s'", fs.Arg(0), cfg.Addr, f))
+	if !ok {
 		return 1
 	}
 	defer db.close(log)
-	if err := prepareSchema(ctx, cfg, db.store, log); err != nil {
-		fmt.Fprintf(stderr, "flopledger import: %v\n", err)
-		return 1
-	}
 	svc := usage.NewService(db.store, catalog.New(db.store), bloat.NewCounter(), usage.Options{GroupTags: cfg.GroupTags, Logger: log})
 
 	var r io.Reader = in

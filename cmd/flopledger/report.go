@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/flopledger/flopledger/budget"
-	"github.com/flopledger/flopledger/pgembed"
 	"github.com/flopledger/flopledger/report"
 )
 
@@ -45,20 +44,12 @@ func reportCmd(ctx context.Context, args []string, getenv func(string) string, s
 		*month = report.PreviousMonth(now, cfg.ReportTZ).Time().Format("2006-01")
 	}
 	log := cfg.logger(io.Discard)
-	db, err := openDatabase(ctx, cfg, log)
-	if errors.Is(err, pgembed.ErrLocked) {
-		fmt.Fprintf(stderr, "flopledger report: the embedded PostgreSQL is in use by a running flopledger; ask it instead:\n  curl --json '{\"month\": \"%s\"}' http://%s/v1/reports\n", *month, cfg.Addr)
-		return 1
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "flopledger report: %v\n", err)
+	db, ok := openForTool(ctx, "report", cfg, log, stderr,
+		fmt.Sprintf(`curl -H 'Authorization: Bearer <key>' --json '{"month": "%s"}' http://%s/v1/reports`, *month, cfg.Addr))
+	if !ok {
 		return 1
 	}
 	defer db.close(log)
-	if err := prepareSchema(ctx, cfg, db.store, log); err != nil {
-		fmt.Fprintf(stderr, "flopledger report: %v\n", err)
-		return 1
-	}
 	maker := report.NewMaker(db.store, report.MakerOptions{Budgets: budgetSource(budget.New(db.store)), GroupTags: cfg.GroupTags,
 		RequestPlan: cfg.RequestPlan, FLOPsPlan: cfg.FLOPsPlan, LinkBase: cfg.PublicURL})
 	st, _, err := maker.Make(ctx, report.MakeRequest{Month: *month, RequestPlan: *reqPlan, FLOPsPlan: *flopsPlan, GroupBy: *groupBy}, "monthly", now)
