@@ -171,7 +171,7 @@ func (s *Service) Check(ctx context.Context, secret string) (Key, error) {
 }
 
 // envAdmin is the key FLOPLEDGER_ADMIN_KEY stands for.
-var envAdmin = Key{ID: "env:FLOPLEDGER_ADMIN_KEY", Name: "FLOPLEDGER_ADMIN_KEY", Scopes: []string{ScopeAdmin}}
+var envAdmin = Key{ID: "env:FLOPLEDGER_ADMIN_KEY", Name: "environment admin key", Scopes: []string{ScopeAdmin}}
 
 // List returns the keys, without secrets.
 func (s *Service) List(ctx context.Context) ([]Key, error) { return s.store.Keys(ctx) }

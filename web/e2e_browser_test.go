@@ -54,10 +54,25 @@ func newE2EBrowser(t *testing.T, base string) *e2eBrowser {
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Fatalf("the end-to-end tests need Chromium at %s (%v): run `apt-get install -y chromium`", chromiumPath, err)
 	}
-	profile := t.TempDir()
+	// A start is tried twice: once in many runs Chromium has exited at
+	// start-up before it answered, with nothing in its output but the
+	// usual complaints about D-Bus. A second failure fails the test.
+	var err error
+	for try := 1; try <= 2; try++ {
+		var b *e2eBrowser
+		if b, err = startE2EBrowser(t, base); err == nil {
+			return b
+		}
+		t.Logf("start Chromium, try %d: %v", try, err)
+	}
+	t.Fatalf("start Chromium: %v", err)
+	return nil
+}
+
+func startE2EBrowser(t *testing.T, base string) (*e2eBrowser, error) {
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(chromiumPath),
-		chromedp.UserDataDir(profile),
+		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(int(desktopDevice.Width), int(desktopDevice.Height)),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true), // the tests run as root in a container
@@ -73,18 +88,19 @@ func newE2EBrowser(t *testing.T, base string) *e2eBrowser {
 		chromedp.Flag("mute-audio", true),
 	)
 	w := newPageWatcher()
-	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(w.listen),
-		chromedp.WithErrorf(func(format string, args ...any) { t.Logf("chromedp: "+format, args...) }))
-	t.Cleanup(func() {
+	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(w.listen))
+	stop := func() {
 		cancelTab()
 		cancelAlloc() // waits for the browser to exit, so that the profile can go
-	})
+	}
 	// The first call starts the browser and opens the tab; the browser
 	// lives as long as the context of that call, so it gets no deadline.
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start Chromium: %v", err)
+		stop()
+		return nil, err
 	}
-	return &e2eBrowser{ctx: ctx, base: base, w: w}
+	t.Cleanup(stop)
+	return &e2eBrowser{ctx: ctx, base: base, w: w}, nil
 }
 
 // step runs actions with a deadline of their own (the browser outlives it).

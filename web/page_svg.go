@@ -124,7 +124,7 @@ func (ch chart) SVG() template.HTML {
 			base := 0.0
 			for _, s := range ch.Series {
 				v := value(s, i)
-				if v <= 0 {
+				if !(v > 0) { // also skips NaN (a day without data)
 					continue
 				}
 				y0, y1 := yOf(base), yOf(base+v)
@@ -139,7 +139,7 @@ func (ch chart) SVG() template.HTML {
 		for j, s := range ch.Series {
 			for i := range n {
 				v := value(s, i)
-				if v <= 0 {
+				if !(v > 0) { // also skips NaN (a day without data)
 					continue
 				}
 				y := yOf(v)
