@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/flopledger/flopledger/billing"
 	"html/template"
 	"math"
 	"net/url"
@@ -178,4 +179,15 @@ func bloatChart(id string, month budget.Month, rows []dayRow) template.HTML {
 func exactFLOPs(d decimal.Decimal) string {
 	n := toBig(d)
 	return flopsText(n) + " (" + groupDigits(n.String()) + " FLOPs)"
+}
+
+// chartEnd is where a month's daily charts stop: the month's end, or for
+// the month in progress the end of today, so that days still to come are
+// not drawn as days of zero spending.
+func (d *dashboard) chartEnd(end billing.Date) billing.Date {
+	tomorrow := billing.DateOf(d.s.now().AddDate(0, 0, 1))
+	if tomorrow.Before(end) {
+		return tomorrow
+	}
+	return end
 }

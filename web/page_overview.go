@@ -103,7 +103,7 @@ func (d *dashboard) overview(c *gin.Context) {
 			return cmpErr
 		},
 		func(ctx context.Context) (err error) {
-			days, err = d.s.reports.Daily(ctx, report.DailyQuery{From: start, To: end, RequestPlan: rp, FLOPsPlan: fp})
+			days, err = d.s.reports.Daily(ctx, report.DailyQuery{From: start, To: d.chartEnd(end), RequestPlan: rp, FLOPsPlan: fp})
 			return err
 		},
 		func(ctx context.Context) (err error) {

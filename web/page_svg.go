@@ -57,7 +57,7 @@ type chart struct {
 // The chart's frame in viewBox units; the SVG scales to its container.
 const (
 	chartW, chartH                 = 720, 280
-	chartLeft, chartRight          = 84, 16
+	chartLeft, chartRight          = 104, 16
 	chartTop, chartBottom          = 40, 50
 	chartPlotW, chartPlotH float64 = chartW - chartLeft - chartRight, chartH - chartTop - chartBottom
 )
@@ -87,7 +87,7 @@ func (ch chart) SVG() template.HTML {
 		fmt.Fprintf(&b, `<text x="%d" y="%s" text-anchor="end" dominant-baseline="middle">%s</text>`, chartLeft-6, f1(y), esc(tick(t)))
 	}
 	fmt.Fprintf(&b, `<line class="base" x1="%d" x2="%d" y1="%s" y2="%s"/>`, chartLeft, chartW-chartRight, f1(yOf(0)), f1(yOf(0)))
-	fmt.Fprintf(&b, `<text class="label" transform="translate(16 %s) rotate(-90)" text-anchor="middle">%s</text>`, f1(chartTop+chartPlotH/2), esc(ch.YLabel))
+	fmt.Fprintf(&b, `<text class="label" transform="translate(12 %s) rotate(-90)" text-anchor="middle">%s</text>`, f1(chartTop+chartPlotH/2), esc(ch.YLabel))
 	// x labels.
 	n := len(ch.X)
 	band := chartPlotW / float64(max(n, 1))

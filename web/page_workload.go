@@ -123,7 +123,7 @@ func (d *dashboard) workload(c *gin.Context) {
 	var plans []billing.Plan
 	err := gather(ctx,
 		func(ctx context.Context) (err error) {
-			days, err = d.s.reports.Daily(ctx, report.DailyQuery{From: start, To: end, Workload: name, RequestPlan: rp, FLOPsPlan: fp})
+			days, err = d.s.reports.Daily(ctx, report.DailyQuery{From: start, To: d.chartEnd(end), Workload: name, RequestPlan: rp, FLOPsPlan: fp})
 			return err
 		},
 		func(ctx context.Context) (err error) {
