@@ -20,7 +20,7 @@ LUA
 run() { # mode body label
 	"$bin" -mode "$1" -addr 127.0.0.1:18181 &
 	pid=$!
-	for _ in $(seq 50); do curl -s -o /dev/null 127.0.0.1:18181/ && break; sleep 0.1; done
+	for _ in $(seq 50); do curl -s -o /dev/null 127.0.0.1:18181/healthz && break; sleep 0.1; done
 	BODY="$2" wrk -t1 -c16 -d"${secs}s" -s "$lua" http://127.0.0.1:18181/v1/estimate | awk -v l="$3" '/Requests\/sec/ {printf "%-46s %10.0f req/s\n", l, $2; print $2 > "/tmp/bench-rps-" l}'
 	kill "$pid"; wait "$pid" 2>/dev/null || true
 }

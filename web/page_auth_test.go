@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/flopledger/flopledger/report"
 )
 
 func TestSignInFlow(t *testing.T) {
@@ -76,5 +78,18 @@ func TestUnknownPageIsHTML(t *testing.T) {
 	checkHTML(t, w, 404, "unknown page")
 	if w := do(api, "GET", "/v1/no-such-route", ""); w.Code != 404 || errorBody(t, w).Code != "not_found" {
 		t.Fatalf("unknown API route: %d %s", w.Code, w.Body)
+	}
+}
+
+// TestPagePanicInAParallelReadIsAPage: a page whose parallel reads panic
+// (here: a server built without budgets or alerts) answers the HTML 500
+// page; the process survives.
+func TestPagePanicInAParallelReadIsAPage(t *testing.T) {
+	t.Parallel()
+	st := pgtestStore(t)
+	h := New(Options{Logger: testLogger(), Reports: report.New(st, nil), Insights: st})
+	w := do(h, "GET", "/", "")
+	if w.Code != 500 || !strings.Contains(w.Body.String(), "<!doctype html>") {
+		t.Fatalf("%d %.200s", w.Code, w.Body)
 	}
 }

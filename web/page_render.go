@@ -362,6 +362,15 @@ func gather(ctx context.Context, fns ...func(context.Context) error) error {
 	var wg sync.WaitGroup
 	for i, fn := range fns {
 		wg.Go(func() {
+			// A panic here is on a goroutine of our own, out of reach of
+			// the page's recovery: turn it into the page's error, or it
+			// would take the whole process down.
+			defer func() {
+				if r := recover(); r != nil {
+					errs[i] = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+					cancel()
+				}
+			}()
 			if errs[i] = fn(ctx); errs[i] != nil {
 				cancel()
 			}
