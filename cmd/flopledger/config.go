@@ -370,7 +370,16 @@ func loadConfig(cmd string, args []string, getenv func(string) string, out io.Wr
 	fs.SetOutput(out)
 	flags := make([]*string, len(settings))
 	for i, s := range settings {
-		flags[i] = fs.String(s.flag, "", fmt.Sprintf("%s (env %s, default %q)", s.help, s.env, s.def))
+		usage := fmt.Sprintf("%s (env %s, default %q)", s.help, s.env, s.def)
+		v := new(string)
+		if s.def == "true" || s.def == "false" {
+			// A yes/no setting is a boolean flag: --demo alone means true,
+			// --demo=false says no.
+			fs.Var((*boolFlag)(v), s.flag, usage)
+		} else {
+			fs.StringVar(v, s.flag, "", usage)
+		}
+		flags[i] = v
 	}
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -416,3 +425,10 @@ func (c Config) logger(w io.Writer) *slog.Logger {
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
+
+// boolFlag is a string flag that, like a bool flag, may stand alone.
+type boolFlag string
+
+func (b *boolFlag) String() string     { return string(*b) }
+func (b *boolFlag) Set(v string) error { *b = boolFlag(v); return nil }
+func (b *boolFlag) IsBoolFlag() bool   { return true }

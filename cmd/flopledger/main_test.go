@@ -185,3 +185,21 @@ func TestExtraChannelsAndSchedules(t *testing.T) {
 		t.Fatalf("a bad channel list must be refused by name without echoing it: %v", err)
 	}
 }
+
+// TestBooleanFlagsStandAlone: `serve --demo` (what make run uses) needs no
+// value; `--demo=false` and a bad value behave as expected.
+func TestBooleanFlagsStandAlone(t *testing.T) {
+	t.Parallel()
+	none := func(string) string { return "" }
+	c, err := loadConfig("serve", []string{"--demo", "--addr", "127.0.0.1:9"}, none, &bytes.Buffer{})
+	if err != nil || !c.Demo || c.Addr != "127.0.0.1:9" {
+		t.Fatalf("--demo: %+v %v", c.Demo, err)
+	}
+	c, err = loadConfig("serve", []string{"--demo=false", "--auto-migrate=false"}, func(k string) string { return map[string]string{"FLOPLEDGER_DEMO": "true"}[k] }, &bytes.Buffer{})
+	if err != nil || c.Demo || c.AutoMigrate {
+		t.Fatalf("--demo=false over the environment: %+v %v", c, err)
+	}
+	if _, err := loadConfig("serve", []string{"--demo=perhaps"}, none, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "FLOPLEDGER_DEMO") {
+		t.Fatalf("a bad boolean: %v", err)
+	}
+}
