@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"strings"
 	"syscall"
 	"testing"
@@ -152,5 +154,38 @@ func TestSIGTERMDrains(t *testing.T) {
 	a := <-got
 	if a.err != nil || a.status != 200 || !strings.Contains(a.body, fmt.Sprintf(`"accepted":%d`, n)) {
 		t.Fatalf("the import in flight at SIGTERM: %v %d %.300s", a.err, a.status, a.body)
+	}
+}
+
+// TestDashboardSignInOnTheBinary signs in to the dashboard of the real
+// binary with the environment's admin key and opens every page: what a
+// newcomer does first, wiring included.
+func TestDashboardSignInOnTheBinary(t *testing.T) {
+	t.Parallel()
+	dbURL := startTestDB(t)
+	const key = "flk_dashboard-test-admin-key-01"
+	addr := freeAddr(t)
+	startChild(t, []string{"DATABASE_URL=" + dbURL, "FLOPLEDGER_ADDR=" + addr, "FLOPLEDGER_ADMIN_KEY=" + key, "FLOPLEDGER_DATA_DIR=" + t.TempDir()}, "serve")
+	base := "http://" + addr
+	waitStatus(t, base+"/readyz", 200, 60*time.Second)
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	resp, err := client.PostForm(base+"/signin", url.Values{"key": {key}, "next": {"/reports"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Request.URL.Path != "/reports" {
+		t.Fatalf("sign in: %d, landed on %s", resp.StatusCode, resp.Request.URL)
+	}
+	for _, p := range []string{"/", "/compare", "/alerts", "/reports", "/estimate", "/models"} {
+		resp, err := client.Get(base + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 || resp.Request.URL.Path != p {
+			t.Errorf("%s: %d at %s", p, resp.StatusCode, resp.Request.URL)
+		}
 	}
 }

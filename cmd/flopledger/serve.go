@@ -105,6 +105,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 	handler := web.New(web.Options{
 		Auth:               keys,
 		Keys:               keys,
+		Sessions:           keys,
 		RateLimit:          cfg.RateLimit,
 		RateBurst:          cfg.RateBurst,
 		AnonymousEstimate:  cfg.AnonymousEstimate,
