@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/bits"
 	"sync"
 	"time"
 
@@ -37,10 +39,10 @@ WITH batch AS (
     SELECT * FROM unnest(
         $1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[],
         $8::bigint[], $9::bigint[], $10::bigint[], $11::jsonb[], $12::bigint[], $13::numeric[], $14::numeric[],
-        $15::integer[], $16::jsonb[])
+        $15::integer[], $16::jsonb[], $17::smallint[], $18::smallint[])
     AS b(id, occurred_at, workload, model, input_tokens, cached_input_tokens, output_tokens,
          requests, latency_ms, ttft_ms, tags, bloat_tokens, prefill_flops, decode_flops,
-         model_version, rollup_tags)
+         model_version, rollup_tags, latency_bucket, prompt_bucket)
 ),
 fresh AS (
     INSERT INTO usage_ids (id, occurred_at)
@@ -74,7 +76,7 @@ rolled AS (
 latency AS (
     INSERT INTO usage_latency_monthly AS l (workload, month, tags, bucket, n)
     SELECT b.workload, date_trunc('month', b.occurred_at AT TIME ZONE 'UTC')::date, b.rollup_tags,
-        floor(ln(b.latency_ms + 1) / ln(1.1))::smallint, count(*)
+        b.latency_bucket, count(*)
     FROM batch b JOIN fresh USING (id)
     WHERE b.latency_ms IS NOT NULL
     GROUP BY 1, 2, 3, 4
@@ -85,7 +87,7 @@ latency AS (
 prompts AS (
     INSERT INTO usage_prompt_monthly AS p (workload, month, bucket, records, requests)
     SELECT b.workload, date_trunc('month', b.occurred_at AT TIME ZONE 'UTC')::date,
-        floor(log(2, greatest(b.input_tokens::numeric / b.requests, 1)))::smallint, count(*), sum(b.requests)
+        b.prompt_bucket, count(*), sum(b.requests)
     FROM batch b JOIN fresh USING (id)
     GROUP BY 1, 2, 3
     ORDER BY 1, 2, 3
@@ -101,6 +103,8 @@ type columns struct {
 	input, cached, output, requests []int64
 	latency, ttft, bloat            []*int64
 	tags, rollupTags                [][]byte
+	latencyBucket                   []*int16
+	promptBucket                    []int16
 	prefill, decode                 []*string
 	version                         []*int32
 }
@@ -113,12 +117,18 @@ func toColumns(rows []usage.Row) (columns, error) {
 		latency: make([]*int64, n), ttft: make([]*int64, n), bloat: make([]*int64, n),
 		tags: make([][]byte, n), rollupTags: make([][]byte, n),
 		prefill: make([]*string, n), decode: make([]*string, n), version: make([]*int32, n),
+		latencyBucket: make([]*int16, n), promptBucket: make([]int16, n),
 	}
 	for i, row := range rows {
 		r := row.Record
 		c.id[i], c.workload[i], c.model[i], c.occurredAt[i] = r.ID, r.Workload, r.Model, r.OccurredAt
 		c.input[i], c.cached[i], c.output[i], c.requests[i] = r.InputTokens, r.CachedInputTokens, r.OutputTokens, r.Requests
 		c.latency[i], c.ttft[i], c.bloat[i] = r.LatencyMS, r.TTFTMS, r.BloatTokens
+		if r.LatencyMS != nil {
+			b := latencyBucket(*r.LatencyMS)
+			c.latencyBucket[i] = &b
+		}
+		c.promptBucket[i] = promptBucket(r.InputTokens, r.Requests)
 		tags := r.Tags
 		if tags == nil {
 			tags = map[string]string{}
@@ -149,7 +159,7 @@ func (s *Store) InsertRows(ctx context.Context, rows []usage.Row) (int, error) {
 	}
 	var n int
 	err = s.pool.QueryRow(ctx, insertRows, c.id, c.occurredAt, c.workload, c.model, c.input, c.cached, c.output,
-		c.requests, c.latency, c.ttft, c.tags, c.bloat, c.prefill, c.decode, c.version, c.rollupTags).Scan(&n)
+		c.requests, c.latency, c.ttft, c.tags, c.bloat, c.prefill, c.decode, c.version, c.rollupTags, c.latencyBucket, c.promptBucket).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store: insert usage: %w", err)
 	}
@@ -295,4 +305,18 @@ func (s *Store) PriceUnpriced(ctx context.Context, model string, limit int, pric
 		return 0, fmt.Errorf("store: price unpriced %q: %w", model, err)
 	}
 	return n, nil
+}
+
+// latencyBucket is the histogram bucket of a latency: b such that
+// 1.1^b − 1 ≤ ms < 1.1^(b+1) − 1 (10% wide; see usage_latency_monthly).
+// It is computed here rather than in SQL, where ln() on numeric is slow.
+func latencyBucket(ms int64) int16 {
+	return int16(math.Floor(math.Log1p(float64(max(ms, 0))) / math.Log(1.1)))
+}
+
+// promptBucket is the prompt-size bucket of a record: b such that the mean
+// prompt per request is in [2^b, 2^(b+1)) tokens (exact, by bit length).
+func promptBucket(input, requests int64) int16 {
+	mean := input / max(requests, 1)
+	return int16(max(bits.Len64(uint64(max(mean, 1)))-1, 0))
 }
