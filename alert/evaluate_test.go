@@ -96,8 +96,8 @@ func TestConfigValidate(t *testing.T) {
 func TestGrouped(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{"0": "0", "999": "999", "1000": "1,000", "-1234567.50": "-1,234,567.50", "100000": "100,000"} {
-		if got := grouped(in); got != want {
-			t.Errorf("grouped(%s) = %s, want %s", in, got, want)
+		if got := billing.Thousands(in); got != want {
+			t.Errorf("billing.Thousands(%s) = %s, want %s", in, got, want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/flopledger/flopledger/billing"
 	"github.com/flopledger/flopledger/report"
 )
 
@@ -38,8 +39,8 @@ func flopsAlert(workload string, win Window, day, base []report.Rollup, r FLOPsR
 	}
 	ev := Evidence{Window: win, Baseline: &baseline, Threshold: r.Factor, Observed: ratio(rat(fd), mean), FLOPs: fe}
 	sentence := fmt.Sprintf("Workload %s spent %s FLOPs on %s, %s its daily mean of the %d days before (%s; the threshold is %s).",
-		workload, grouped(fe.FLOPs.String()), win.label(), fmtTimes(ev.Observed), BaselineDays,
-		grouped(fe.BaselineDailyMean.String()), fmtTimes(r.Factor))
+		workload, billing.Thousands(fe.FLOPs.String()), win.label(), fmtTimes(ev.Observed), BaselineDays,
+		billing.Thousands(fe.BaselineDailyMean.String()), fmtTimes(r.Factor))
 	fix := growthFix("FLOPs", "FLOPs", fe.Growth) +
 		" Check those for a switch to a larger model, longer prompts or longer answers, or a retry loop; " +
 		"the estimate API shows what one such request costs under each plan."

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/flopledger/flopledger/billing"
 )
 
 // Subject is a one-line title for an e-mail or a chat message:
@@ -25,7 +27,7 @@ func (a Alert) Text() string {
 	b.WriteString("\n\n")
 	var costs []string
 	if a.Cost.FLOPs != "" {
-		costs = append(costs, grouped(a.Cost.FLOPs.String())+" FLOPs")
+		costs = append(costs, billing.Thousands(a.Cost.FLOPs.String())+" FLOPs")
 	}
 	show := func(d *decimal.Decimal, kind, plan string) {
 		if d != nil {

@@ -3,9 +3,10 @@ package alert
 import (
 	"encoding/json"
 	"math/big"
-	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/flopledger/flopledger/billing"
 )
 
 // The arithmetic of shares and means runs on big.Rat, exactly, and is
@@ -46,33 +47,12 @@ var (
 	perMega = ratInt(1_000_000)
 )
 
-// grouped writes an integer string with thousands separators: 1234567 →
-// "1,234,567". A sign stays in front.
-func grouped(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	intPart, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if hasFrac {
-		return sign + b.String() + "." + frac
-	}
-	return sign + b.String()
-}
-
 // fmtInt writes n with thousands separators.
-func fmtInt(n int64) string { return grouped(big.NewInt(n).String()) }
+func fmtInt(n int64) string { return billing.Thousands(big.NewInt(n).String()) }
 
 // fmtDec writes d rounded half away from zero to places, with thousands
 // separators.
-func fmtDec(d decimal.Decimal, places int32) string { return grouped(d.StringFixed(places)) }
+func fmtDec(d decimal.Decimal, places int32) string { return billing.Thousands(d.StringFixed(places)) }
 
 // fmtPercent writes a share as a percentage with two places: 0.075 →
 // "7.50%".

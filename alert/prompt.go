@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/flopledger/flopledger/billing"
 	"github.com/flopledger/flopledger/report"
 )
 
@@ -93,8 +94,8 @@ func growthFix(what, unit string, gs []Growth) string {
 			name = strings.TrimPrefix(g.By, "tag:") + "=" + g.Value
 			name = "tag " + name
 		}
-		parts[i] = fmt.Sprintf("%s (+%s %s a day: %s → %s)", name, grouped(g.Growth.String()), unit,
-			grouped(g.BaselineDailyMean.String()), grouped(g.Window.String()))
+		parts[i] = fmt.Sprintf("%s (+%s %s a day: %s → %s)", name, billing.Thousands(g.Growth.String()), unit,
+			billing.Thousands(g.BaselineDailyMean.String()), billing.Thousands(g.Window.String()))
 	}
 	return what + " grew most for " + strings.Join(parts, ", ") + "."
 }

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -96,4 +97,27 @@ func FormatMoney(d decimal.Decimal, places int32) string {
 		places = 0
 	}
 	return d.StringFixed(places)
+}
+
+// Thousands puts commas between the thousands of the integer part of a
+// plain decimal number, for display: "-1234567.5" → "-1,234,567.5". The
+// sign and the fraction are kept as they are.
+func Thousands(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	var b strings.Builder
+	b.WriteString(sign)
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if hasFrac {
+		b.WriteString("." + frac)
+	}
+	return b.String()
 }

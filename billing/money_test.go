@@ -84,3 +84,15 @@ func TestPlain(t *testing.T) {
 		}
 	}
 }
+
+func TestThousands(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"0": "0", "999": "999", "1000": "1,000", "1234567": "1,234,567", "-1234567.5": "-1,234,567.5",
+		"123456.789": "123,456.789", "-12": "-12", "18138975835764817920": "18,138,975,835,764,817,920",
+	} {
+		if got := Thousands(in); got != want {
+			t.Errorf("Thousands(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -25,29 +25,8 @@ func plain(d decimal.Decimal) string {
 	return d.StringFixed(max(-d.Normalize().Exponent(), 0))
 }
 
-// group adds thousands separators to the integer part of a plain number
-// ("-1234567.5" → "-1,234,567.5").
-func group(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	intPart, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if hasFrac {
-		b.WriteString("." + frac)
-	}
-	return sign + b.String()
-}
-
 // count writes n with thousands separators.
-func count(n int64) string { return group(strconv.FormatInt(n, 10)) }
+func count(n int64) string { return billing.Thousands(strconv.FormatInt(n, 10)) }
 
 // money writes d in dollars to the cent: "$1,234.57", "-$0.50". An amount
 // that is not zero but rounds to zero is "<$0.01" ("-<$0.01"), so that a
@@ -60,9 +39,9 @@ func money(d decimal.Decimal) string {
 	case s == "0.00" && d.IsPositive():
 		return "<$0.01"
 	case strings.HasPrefix(s, "-"):
-		return "-$" + group(s[1:])
+		return "-$" + billing.Thousands(s[1:])
 	}
-	return "$" + group(s)
+	return "$" + billing.Thousands(s)
 }
 
 // signedMoney is money with a sign on every amount but zero: "+$3.42",
@@ -80,7 +59,7 @@ func pct(d *decimal.Decimal) string {
 	if d == nil {
 		return none
 	}
-	return group(billing.FormatMoney(*d, 1)) + "%"
+	return billing.Thousands(billing.FormatMoney(*d, 1)) + "%"
 }
 
 // signedPct writes a change: "+120.9%", "-24.0%", "0.0%"; none for nil.
@@ -115,7 +94,7 @@ func flopsInt(n json.Number) *big.Int {
 func flops(n json.Number) string { return estimator.HumanFLOPs(flopsInt(n)) }
 
 // flopsExact writes the exact count: "343,256,789,012,345,678 FLOPs".
-func flopsExact(n json.Number) string { return group(flopsInt(n).String()) + " FLOPs" }
+func flopsExact(n json.Number) string { return billing.Thousands(flopsInt(n).String()) + " FLOPs" }
 
 // perTFLOP writes a price per TFLOP to 4 significant digits, rounded half
 // away from zero: "$0.00001751". It is a decision figure; the JSON has all
@@ -131,7 +110,7 @@ func perTFLOP(d *decimal.Decimal) string {
 	c := d.Coefficient()
 	mag := len(c.Abs(c).String()) + int(d.Exponent())
 	places := int32(max(4-mag, 0))
-	return "$" + group(d.StringFixed(places))
+	return "$" + billing.Thousands(d.StringFixed(places))
 }
 
 // ms writes a latency in milliseconds: "1,890 ms", "12.5 ms" (one place
@@ -141,7 +120,7 @@ func ms(v float64) string {
 	if v >= 100 {
 		places = 0
 	}
-	return group(strconv.FormatFloat(v, 'f', places, 64)) + " ms"
+	return billing.Thousands(strconv.FormatFloat(v, 'f', places, 64)) + " ms"
 }
 
 // ratio writes the tail ratio: "4.5×".

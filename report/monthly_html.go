@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/flopledger/flopledger/billing"
 )
 
 // monthlyTemplate is parsed once, when the package loads, so that a broken
@@ -155,7 +157,7 @@ func budgetColor(b *BudgetStatus) template.CSS {
 func budgetText(b BudgetStatus) string {
 	amount := func(d decimal.Decimal) string {
 		if b.Kind == BudgetTFLOPs {
-			return group(plain(d)) + " TFLOPs"
+			return billing.Thousands(plain(d)) + " TFLOPs"
 		}
 		return money(d)
 	}

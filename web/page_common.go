@@ -178,7 +178,7 @@ func bloatChart(id string, month budget.Month, rows []dayRow) template.HTML {
 
 func exactFLOPs(d decimal.Decimal) string {
 	n := toBig(d)
-	return flopsText(n) + " (" + groupDigits(n.String()) + " FLOPs)"
+	return flopsText(n) + " (" + billing.Thousands(n.String()) + " FLOPs)"
 }
 
 // chartEnd is where a month's daily charts stop: the month's end, or for

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flopledger/flopledger/billing"
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/estimator"
 )
@@ -69,8 +70,8 @@ func TestPageEstimateBreakdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustContain(t, "estimate", body,
-		`<dd class="big" id="total-flops"><span title="`+groupDigits(e.Total.String())+` FLOPs">`+estimator.HumanFLOPs(e.Total)+`</span></dd>`,
-		`<code>attn_scores</code></th><td class="num"><span title="`+groupDigits(e.PrefillBreakdown[estimator.AttnScores].String())+` FLOPs">`,
+		`<dd class="big" id="total-flops"><span title="`+billing.Thousands(e.Total.String())+` FLOPs">`+estimator.HumanFLOPs(e.Total)+`</span></dd>`,
+		`<code>attn_scores</code></th><td class="num"><span title="`+billing.Thousands(e.PrefillBreakdown[estimator.AttnScores].String())+` FLOPs">`,
 		"<code>lm_head</code>", "<code>router</code>",
 		"$0.183", // 60,000·$3 + 200·$15 per million
 	)
@@ -78,7 +79,7 @@ func TestPageEstimateBreakdown(t *testing.T) {
 	q := url.Values{"source": {"config"}, "config": {tinyArch}, "input_tokens": {"3"}, "output_tokens": {"2"}}
 	b := decodeEstimate(t, do(api, "POST", "/v1/estimate", `{"architecture": `+tinyArch+`, "input_tokens": 3, "output_tokens": 2}`).Body.Bytes())
 	mustContain(t, "architecture", getPage(t, api, "/estimate?"+q.Encode(), 200), "(architecture)",
-		`<span title="`+groupDigits(b.TotalFLOPs.String())+` FLOPs">`+estimator.HumanFLOPs(b.TotalFLOPs)+`</span>`)
+		`<span title="`+billing.Thousands(b.TotalFLOPs.String())+` FLOPs">`+estimator.HumanFLOPs(b.TotalFLOPs)+`</span>`)
 }
 
 // TestPageEstimateInvalid re-renders the form with each problem next to

@@ -55,7 +55,7 @@ func formatMoney(d decimal.Decimal) string {
 		sign, d = minus, d.Neg()
 	}
 	if d.GreaterThanOrEqual(decimal.NewFromInt(1)) {
-		return sign + "$" + groupDigits(d.StringFixed(2))
+		return sign + "$" + billing.Thousands(d.StringFixed(2))
 	}
 	s := significant(d, 3)
 	if _, frac, _ := strings.Cut(s, "."); len(frac) < 2 {
@@ -105,7 +105,7 @@ func formatPrice(d decimal.Decimal) string {
 	}
 	if d.GreaterThanOrEqual(decimal.NewFromInt(1)) {
 		s := d.Round(6).String()
-		return sign + "$" + groupDigits(s)
+		return sign + "$" + billing.Thousands(s)
 	}
 	return sign + "$" + significant(d, 4)
 }
@@ -120,9 +120,9 @@ func formatSignedPct(d *decimal.Decimal) string {
 	r := d.Round(1)
 	switch {
 	case r.IsPositive():
-		return "+" + groupDigits(r.StringFixed(1)) + "%"
+		return "+" + billing.Thousands(r.StringFixed(1)) + "%"
 	case r.IsNegative():
-		return minus + groupDigits(r.Neg().StringFixed(1)) + "%"
+		return minus + billing.Thousands(r.Neg().StringFixed(1)) + "%"
 	}
 	return "0.0%"
 }
@@ -132,41 +132,17 @@ func formatSignedPct(d *decimal.Decimal) string {
 func formatPct(d decimal.Decimal) string {
 	r := d.Round(1)
 	if r.IsNegative() {
-		return minus + groupDigits(r.Neg().StringFixed(1)) + "%"
+		return minus + billing.Thousands(r.Neg().StringFixed(1)) + "%"
 	}
-	return groupDigits(r.StringFixed(1)) + "%"
+	return billing.Thousands(r.StringFixed(1)) + "%"
 }
 
 // formatCount groups the digits of a count by thousands ("1,234,567").
 func formatCount(n int64) string {
 	if n < 0 {
-		return minus + groupDigits(strconv.FormatInt(-n, 10))
+		return minus + billing.Thousands(strconv.FormatInt(-n, 10))
 	}
-	return groupDigits(strconv.FormatInt(n, 10))
-}
-
-// groupDigits puts commas between the thousands of the integer part of a
-// plain non-negative number ("1234567.5" → "1,234,567.5").
-func groupDigits(s string) string {
-	whole, frac, hasFrac := strings.Cut(s, ".")
-	if len(whole) > 3 {
-		var b strings.Builder
-		lead := len(whole) % 3
-		if lead > 0 {
-			b.WriteString(whole[:lead])
-		}
-		for i := lead; i < len(whole); i += 3 {
-			if b.Len() > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(whole[i : i+3])
-		}
-		whole = b.String()
-	}
-	if hasFrac {
-		return whole + "." + frac
-	}
-	return whole
+	return billing.Thousands(strconv.FormatInt(n, 10))
 }
 
 // toBig reads a FLOPs figure, exact, whatever form it comes in.
@@ -204,7 +180,7 @@ func flopsText(v any) string { return estimator.HumanFLOPs(toBig(v)) }
 // flopsHTML writes FLOPs with an SI prefix, the exact integer on hover.
 func flopsHTML(v any) template.HTML {
 	n := toBig(v)
-	return titled(estimator.HumanFLOPs(n), groupDigits(n.String())+" FLOPs")
+	return titled(estimator.HumanFLOPs(n), billing.Thousands(n.String())+" FLOPs")
 }
 
 // paramsHTML writes a parameter count briefly ("8.03B"), exact on hover.

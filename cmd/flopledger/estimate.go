@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/flopledger/flopledger/billing"
 	"github.com/flopledger/flopledger/bloat"
 	"github.com/flopledger/flopledger/catalog"
 	"github.com/flopledger/flopledger/estimator"
@@ -129,38 +130,21 @@ func printEstimate(w io.Writer, r quote.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "model\t%s (%s)\n", r.Model, r.ModelSource)
 	fmt.Fprintf(tw, "tokens\tinput %s, cached %s, output %s, over %s request(s)\n",
-		group(strconv.FormatInt(r.InputTokens, 10)), group(strconv.FormatInt(r.CachedInputTokens, 10)),
-		group(strconv.FormatInt(r.OutputTokens, 10)), group(strconv.FormatInt(r.Requests, 10)))
+		billing.Thousands(strconv.FormatInt(r.InputTokens, 10)), billing.Thousands(strconv.FormatInt(r.CachedInputTokens, 10)),
+		billing.Thousands(strconv.FormatInt(r.OutputTokens, 10)), billing.Thousands(strconv.FormatInt(r.Requests, 10)))
 	fmt.Fprintln(tw, "\t\t")
 	fmt.Fprintln(tw, "component\tprefill FLOPs\tdecode FLOPs")
 	for _, c := range estimator.Components {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", c, group(r.Breakdown.Prefill[c].String()), group(r.Breakdown.Decode[c].String()))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", c, billing.Thousands(r.Breakdown.Prefill[c].String()), billing.Thousands(r.Breakdown.Decode[c].String()))
 	}
-	fmt.Fprintf(tw, "total\t%s\t%s\n", group(r.PrefillFLOPs.String()), group(r.DecodeFLOPs.String()))
+	fmt.Fprintf(tw, "total\t%s\t%s\n", billing.Thousands(r.PrefillFLOPs.String()), billing.Thousands(r.DecodeFLOPs.String()))
 	fmt.Fprintf(tw, "\t%s\t%s\n", r.Human.Prefill, r.Human.Decode)
 	fmt.Fprintln(tw, "\t\t")
-	fmt.Fprintf(tw, "TOTAL\t%s FLOPs\t(%s)\n", group(r.TotalFLOPs.String()), r.Human.Total)
+	fmt.Fprintf(tw, "TOTAL\t%s FLOPs\t(%s)\n", billing.Thousands(r.TotalFLOPs.String()), r.Human.Total)
 	if b := r.Bloat; b != nil {
 		fmt.Fprintln(tw, "\t\t")
 		fmt.Fprintf(tw, "bloat\t%d of %d prompt tokens are redundant whitespace (ratio %s, %s)\n", b.BloatTokens, b.Tokens, b.BloatRatio, b.Tokenizer)
-		fmt.Fprintf(tw, "\tthey cost %s FLOPs of prefill (%s), %s FLOPs in all\n", group(b.PrefillFLOPs.String()), estimator.HumanFLOPs(b.PrefillFLOPs), group(b.TotalFLOPs.String()))
+		fmt.Fprintf(tw, "\tthey cost %s FLOPs of prefill (%s), %s FLOPs in all\n", billing.Thousands(b.PrefillFLOPs.String()), estimator.HumanFLOPs(b.PrefillFLOPs), billing.Thousands(b.TotalFLOPs.String()))
 	}
 	tw.Flush()
-}
-
-// group writes a decimal integer with thousands separators: 1234567 → 1,234,567.
-func group(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
