@@ -84,8 +84,7 @@ func (p Plans) requestBill(c *Cost, rows []report.Rollup) (*big.Rat, bool) {
 	}
 	sum, priced := new(big.Rat), false
 	for _, r := range rows {
-		u := billing.Usage{Model: r.Model, Requests: r.Requests, InputTokens: r.InputTokens, CachedInputTokens: r.CachedTokens,
-			OutputTokens: r.OutputTokens, PrefillFLOPs: r.PrefillFLOPs, DecodeFLOPs: r.DecodeFLOPs}
+		u := r.Usage()
 		cost, err := p.Request.Price(u, r.Day.Time())
 		switch {
 		case errors.Is(err, billing.ErrUnpriced):

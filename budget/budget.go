@@ -268,8 +268,7 @@ func (s *Service) StatusesFor(ctx context.Context, m Month, now time.Time) ([]St
 			if st.Error != "" {
 				continue
 			}
-			cost, err := plans[b.Plan].Price(billing.Usage{Model: r.Model, Requests: r.Requests, InputTokens: r.InputTokens,
-				CachedInputTokens: r.CachedTokens, OutputTokens: r.OutputTokens, PrefillFLOPs: r.PrefillFLOPs, DecodeFLOPs: r.DecodeFLOPs}, r.Day.Time())
+			cost, err := plans[b.Plan].Price(r.Usage(), r.Day.Time())
 			if err != nil {
 				st.Error = fmt.Sprintf("some usage cannot be priced under %q: %v", b.Plan, err)
 				continue

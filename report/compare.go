@@ -38,6 +38,12 @@ type Rollup struct {
 	LatencyMSSum     decimal.Decimal
 }
 
+// Usage is the rollup row as billing prices it.
+func (r Rollup) Usage() billing.Usage {
+	return billing.Usage{Model: r.Model, Requests: r.Requests, InputTokens: r.InputTokens, CachedInputTokens: r.CachedTokens,
+		OutputTokens: r.OutputTokens, PrefillFLOPs: r.PrefillFLOPs, DecodeFLOPs: r.DecodeFLOPs}
+}
+
 // Store reads rollups and plans; the store package implements it.
 type Store interface {
 	// Rollups returns the rollup rows of the days in [from, to).
@@ -190,8 +196,7 @@ func (s *Service) Compare(ctx context.Context, q Query) (Comparison, error) {
 	groups := map[string]*acc{}
 	unpriced := map[string]*Unpriced{}
 	for _, r := range rows {
-		u := billing.Usage{Model: r.Model, Requests: r.Requests, InputTokens: r.InputTokens, CachedInputTokens: r.CachedTokens,
-			OutputTokens: r.OutputTokens, PrefillFLOPs: r.PrefillFLOPs, DecodeFLOPs: r.DecodeFLOPs}
+		u := r.Usage()
 		rc, err1 := rp.Price(u, r.Day.Time())
 		fc, err2 := fp.Price(u, r.Day.Time())
 		if err := errors.Join(err1, err2); err != nil {

@@ -89,8 +89,7 @@ func (s *Service) Daily(ctx context.Context, q DailyQuery) ([]DayPoint, error) {
 		p.DecodeFLOPs = p.DecodeFLOPs.Add(r.DecodeFLOPs)
 		p.BloatTokens += r.BloatTokens
 		p.BloatInputTokens += r.BloatInputTokens
-		u := billing.Usage{Model: r.Model, Requests: r.Requests, InputTokens: r.InputTokens, CachedInputTokens: r.CachedTokens,
-			OutputTokens: r.OutputTokens, PrefillFLOPs: r.PrefillFLOPs, DecodeFLOPs: r.DecodeFLOPs}
+		u := r.Usage()
 		priced := true
 		if rp != nil {
 			if c, err := rp.Price(u, r.Day.Time()); err == nil {

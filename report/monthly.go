@@ -327,8 +327,7 @@ func BuildMonthly(in MonthInput) (Monthly, error) {
 // priceRow prices r under both plans by the versions of its day, and its
 // bloat with them. err1 and err2 are the request and FLOPs plans' errors.
 func priceRow(rp, fp billing.Plan, r Rollup) (p pricedRow, err1, err2 error) {
-	u := billing.Usage{Model: r.Model, Requests: r.Requests, InputTokens: r.InputTokens, CachedInputTokens: r.CachedTokens,
-		OutputTokens: r.OutputTokens, PrefillFLOPs: r.PrefillFLOPs, DecodeFLOPs: r.DecodeFLOPs}
+	u := r.Usage()
 	day := r.Day.Time()
 	p.rc, err1 = rp.Price(u, day)
 	p.fc, err2 = fp.Price(u, day)
