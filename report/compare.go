@@ -203,9 +203,12 @@ func (s *Service) Compare(ctx context.Context, q Query) (Comparison, error) {
 			if !errors.Is(err, billing.ErrUnpriced) && !errors.Is(err, billing.ErrNoVersion) {
 				return Comparison{}, fmt.Errorf("report: price %s %s %s: %w", r.Day, r.Workload, r.Model, err)
 			}
-			key := r.Model + "\x00" + err.Error()
+			// One entry per model and reason: the errors name the day or
+			// version, which would split one model over many entries.
+			why := reason(err1, err2, q)
+			key := r.Model + "\x00" + why
 			if unpriced[key] == nil {
-				unpriced[key] = &Unpriced{Model: r.Model, Reason: reason(err1, err2, q)}
+				unpriced[key] = &Unpriced{Model: r.Model, Reason: why}
 			}
 			unpriced[key].Records += r.Records
 			continue
