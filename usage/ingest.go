@@ -176,7 +176,7 @@ func (s *Service) row(ctx context.Context, r Record, models map[string]*model) (
 	if err != nil || m.unknown {
 		return row, err
 	}
-	p, d, err := m.prepared.Totals(estimator.Request{InputTokens: r.InputTokens, CachedInputTokens: r.CachedInputTokens, OutputTokens: r.OutputTokens, Requests: r.Requests})
+	p, d, err := m.prepared.Totals(r.shape())
 	if err != nil {
 		return Row{}, estimator.ValidationError{Problems: estimator.Nest("", err)}
 	}
@@ -240,6 +240,7 @@ func (s *Service) Backfill(ctx context.Context) (int, error) {
 	sort.Slice(unpriced, func(i, j int) bool { return unpriced[i].Model < unpriced[j].Model })
 	total := 0
 	for _, u := range unpriced {
+		priced := 0
 		cache := map[string]*model{}
 		m, err := s.resolve(ctx, u.Model, cache)
 		if err != nil {
@@ -252,7 +253,7 @@ func (s *Service) Backfill(ctx context.Context) (int, error) {
 			n, err := s.store.PriceUnpriced(ctx, u.Model, 5000, func(rows []Row) error {
 				for i := range rows {
 					r := rows[i].Record
-					p, d, err := m.prepared.Totals(estimator.Request{InputTokens: r.InputTokens, CachedInputTokens: r.CachedInputTokens, OutputTokens: r.OutputTokens, Requests: r.Requests})
+					p, d, err := m.prepared.Totals(r.shape())
 					if err != nil {
 						return fmt.Errorf("usage: backfill record %q: %w", r.ID, err)
 					}
@@ -261,15 +262,16 @@ func (s *Service) Backfill(ctx context.Context) (int, error) {
 				}
 				return nil
 			})
-			total += n
+			priced += n
 			if err != nil {
-				return total, err
+				return total + priced, err
 			}
 			if n == 0 {
 				break
 			}
 		}
-		s.log.Info("backfilled unpriced records", slog.String("model", u.Model), slog.Int("priced", total))
+		total += priced
+		s.log.Info("backfilled unpriced records", slog.String("model", u.Model), slog.Int("priced", priced))
 	}
 	return total, nil
 }

@@ -88,8 +88,7 @@ func (r Record) Validate() error {
 	if r.Requests < 0 {
 		add("requests", "must be at least 1")
 	}
-	if err := (estimator.Request{InputTokens: r.InputTokens, CachedInputTokens: r.CachedInputTokens,
-		OutputTokens: r.OutputTokens, Requests: r.Requests}).Validate(); err != nil {
+	if err := r.shape().Validate(); err != nil {
 		ps = append(ps, estimator.Nest("", err)...)
 	}
 	for _, f := range []struct {
@@ -120,4 +119,9 @@ func (r Record) Validate() error {
 		return estimator.ValidationError{Problems: ps}
 	}
 	return nil
+}
+
+// shape is the traffic of the record as the estimator takes it.
+func (r Record) shape() estimator.Request {
+	return estimator.Request{InputTokens: r.InputTokens, CachedInputTokens: r.CachedInputTokens, OutputTokens: r.OutputTokens, Requests: r.Requests}
 }
