@@ -1,9 +1,6 @@
 package estimator
 
-import (
-	"fmt"
-	"math/big"
-)
+import "math/big"
 
 // siUnits returns the FLOPs units, 10^3 apart (a fresh array: no global).
 func siUnits() [9]string {
@@ -15,34 +12,62 @@ func siUnits() [9]string {
 // rounded half away from zero on the exact value (no float on the way), so
 // the figure shown is the exact count's nearest. Counts below 1000 are shown
 // whole; counts beyond the YFLOPs range keep the largest prefix.
+//
+// It works on the decimal digits rather than with big.Int division: the
+// estimate API formats three figures per request, and this is its hot path.
 func HumanFLOPs(n *big.Int) string {
 	if n == nil {
 		return "0 FLOPs"
 	}
+	var buf [48]byte
+	digits := AppendInt(buf[:0], n)
+	sign := ""
 	if n.Sign() < 0 {
-		return "-" + HumanFLOPs(new(big.Int).Neg(n))
+		sign, digits = "-", digits[1:]
 	}
-	if n.Cmp(big.NewInt(1000)) < 0 {
-		return n.String() + " FLOPs"
-	}
+	return sign + humanDigits(digits)
+}
+
+// humanDigits formats a non-negative count given as its decimal digits
+// (no leading zeros). It may change digits in place.
+func humanDigits(digits []byte) string {
 	units := siUnits()
-	digits := len(n.String())
-	unit := min((digits-1)/3, len(units)-1)
-	// value = n / 10^(3·unit), shown with (3 − integer digits) decimals.
-	intDigits := digits - 3*unit
+	if len(digits) <= 3 {
+		return string(digits) + " " + units[0]
+	}
+	unit := min((len(digits)-1)/3, len(units)-1)
+	// value = digits / 10^(3·unit), shown with (3 − integer digits) decimals.
+	intDigits := len(digits) - 3*unit
 	decimals := max(3-intDigits, 0)
-	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(3*unit-decimals)), nil)
-	q, r := new(big.Int).QuoRem(n, scale, new(big.Int))
-	if new(big.Int).Lsh(r, 1).Cmp(scale) >= 0 {
-		q.Add(q, big.NewInt(1))
+	keep := intDigits + decimals
+	shown := digits[:keep]
+	if digits[keep] >= '5' { // the first dropped digit decides: half rounds up
+		i := keep - 1
+		for ; i >= 0 && shown[i] == '9'; i-- {
+			shown[i] = '0'
+		}
+		if i >= 0 {
+			shown[i]++
+		} else {
+			// 999.5 → 1000: the value is exactly 10^len(digits).
+			if unit < len(units)-1 {
+				power := make([]byte, len(digits)+1)
+				power[0] = '1'
+				for j := 1; j < len(power); j++ {
+					power[j] = '0'
+				}
+				return humanDigits(power)
+			}
+			shown = append([]byte{'1'}, shown...)
+		}
 	}
-	// Rounding can carry into a new digit (999.5 → 1000): go up a unit.
-	if len(q.String()) > intDigits+decimals && unit < len(units)-1 {
-		return HumanFLOPs(new(big.Int).Mul(q, scale))
-	}
-	s := q.String()
+	out := make([]byte, 0, len(shown)+2+len(units[unit]))
+	out = append(out, shown[:len(shown)-decimals]...)
 	if decimals > 0 {
-		s = s[:len(s)-decimals] + "." + s[len(s)-decimals:]
+		out = append(out, '.')
+		out = append(out, shown[len(shown)-decimals:]...)
 	}
-	return fmt.Sprintf("%s %s", s, units[unit])
+	out = append(out, ' ')
+	out = append(out, units[unit]...)
+	return string(out)
 }

@@ -3,6 +3,7 @@ package estimator
 import (
 	"encoding/json"
 	"math/big"
+	"math/rand"
 	"testing"
 )
 
@@ -50,5 +51,62 @@ func TestBreakdownJSONOrderAndExactness(t *testing.T) {
 	var back Breakdown
 	if err := json.Unmarshal(got, &back); err != nil || back[AttnScores].Cmp(huge) != 0 {
 		t.Fatalf("round trip: %v %v", back, err)
+	}
+}
+
+// humanByDivision is HumanFLOPs as first written, with big.Int division:
+// the reference the digit-based version must agree with.
+func humanByDivision(n *big.Int) string {
+	if n.Sign() < 0 {
+		return "-" + humanByDivision(new(big.Int).Neg(n))
+	}
+	if n.Cmp(big.NewInt(1000)) < 0 {
+		return n.String() + " FLOPs"
+	}
+	units := siUnits()
+	digits := len(n.String())
+	unit := min((digits-1)/3, len(units)-1)
+	intDigits := digits - 3*unit
+	decimals := max(3-intDigits, 0)
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(3*unit-decimals)), nil)
+	q, r := new(big.Int).QuoRem(n, scale, new(big.Int))
+	if new(big.Int).Lsh(r, 1).Cmp(scale) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	if len(q.String()) > intDigits+decimals && unit < len(units)-1 {
+		return humanByDivision(new(big.Int).Mul(q, scale))
+	}
+	s := q.String()
+	if decimals > 0 {
+		s = s[:len(s)-decimals] + "." + s[len(s)-decimals:]
+	}
+	return s + " " + units[unit]
+}
+
+// TestHumanFLOPsAgreesWithDivision checks the digit-based formatting
+// against exact division on values around every rounding edge: each
+// length from 1 to 32 digits, with 9s that carry and 5s that round up.
+func TestHumanFLOPsAgreesWithDivision(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewSource(1))
+	var values []*big.Int
+	for length := 1; length <= 32; length++ {
+		for _, pattern := range []string{"9", "5", "4", "1", "0"} {
+			s := "9"
+			for len(s) < length {
+				s += pattern
+			}
+			n, _ := new(big.Int).SetString(s[:length], 10)
+			values = append(values, n, new(big.Int).Add(n, big.NewInt(1)), new(big.Int).Sub(n, big.NewInt(1)))
+		}
+		for range 50 {
+			n := new(big.Int).Rand(rng, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(length)), nil))
+			values = append(values, n, new(big.Int).Neg(n))
+		}
+	}
+	for _, n := range values {
+		if got, want := HumanFLOPs(n), humanByDivision(n); got != want {
+			t.Fatalf("HumanFLOPs(%s) = %q, division gives %q", n, got, want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
 
 	"github.com/gin-gonic/gin"
 
@@ -24,8 +25,17 @@ func (s *Server) estimate(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, res)
+	buf := estimateBuffers.Get().(*[]byte)
+	*buf = res.AppendJSON((*buf)[:0])
+	c.Data(http.StatusOK, "application/json; charset=utf-8", *buf)
+	if cap(*buf) <= 64<<10 { // a huge prompt's spans are not kept around
+		estimateBuffers.Put(buf)
+	}
 }
+
+// estimateBuffers recycles the estimate's response buffer: it is written
+// to the connection before the handler returns, so it can be reused.
+var estimateBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
 
 // estimateBatch answers an array with an array of the same length: each
 // item is an estimate or, in its place, {"error": {...}} as a single
