@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/flopledger/flopledger/estimator"
@@ -73,11 +74,30 @@ type Service struct {
 	// lives in the environment, not in the database.
 	admin []byte
 	now   func() time.Time
+
+	// checked remembers keys found valid for KeyCacheTTL, so that a busy
+	// client's every request is not also a database round trip.
+	mu      sync.Mutex
+	checked map[[sha256.Size]byte]checkedKey
+}
+
+// KeyCacheTTL is how long a key found valid is trusted without asking the
+// database again. A key revoked through this service stops working at
+// once; one revoked by another instance of the service, within this time.
+const KeyCacheTTL = time.Second
+
+// maxCheckedKeys bounds the cache; past it the cache starts over. Only
+// valid keys enter it, so an attacker cannot fill it with guesses.
+const maxCheckedKeys = 10_000
+
+type checkedKey struct {
+	key   Key
+	until time.Time
 }
 
 // New returns a Service; envAdminKey may be "".
 func New(s Store, envAdminKey string, now func() time.Time) *Service {
-	svc := &Service{store: s, now: now}
+	svc := &Service{store: s, now: now, checked: map[[sha256.Size]byte]checkedKey{}}
 	if envAdminKey != "" {
 		svc.admin = hash(envAdminKey)
 	}
@@ -163,11 +183,29 @@ func (s *Service) Check(ctx context.Context, secret string) (Key, error) {
 	if s.admin != nil && subtle.ConstantTimeCompare(h, s.admin) == 1 {
 		return envAdmin, nil
 	}
+	var sum [sha256.Size]byte
+	copy(sum[:], h)
+	now := s.now()
+	s.mu.Lock()
+	c, ok := s.checked[sum]
+	s.mu.Unlock()
+	if ok && now.Before(c.until) {
+		return c.key, nil
+	}
 	k, err := s.store.KeyByHash(ctx, h)
 	if errors.Is(err, ErrNotFound) {
 		return Key{}, ErrBadKey
 	}
-	return k, err
+	if err != nil {
+		return Key{}, err
+	}
+	s.mu.Lock()
+	if len(s.checked) >= maxCheckedKeys {
+		clear(s.checked)
+	}
+	s.checked[sum] = checkedKey{key: k, until: now.Add(KeyCacheTTL)}
+	s.mu.Unlock()
+	return k, nil
 }
 
 // envAdmin is the key FLOPLEDGER_ADMIN_KEY stands for.
@@ -176,8 +214,15 @@ var envAdmin = Key{ID: "env:FLOPLEDGER_ADMIN_KEY", Name: "environment admin key"
 // List returns the keys, without secrets.
 func (s *Service) List(ctx context.Context) ([]Key, error) { return s.store.Keys(ctx) }
 
-// Revoke revokes a key at once (its sessions end with it).
-func (s *Service) Revoke(ctx context.Context, id string) error { return s.store.RevokeKey(ctx, id) }
+// Revoke revokes a key at once (its sessions end with it). Other
+// instances of the service stop accepting it within KeyCacheTTL.
+func (s *Service) Revoke(ctx context.Context, id string) error {
+	err := s.store.RevokeKey(ctx, id)
+	s.mu.Lock()
+	clear(s.checked) // by hash, not id: forget them all; they come back in one query each
+	s.mu.Unlock()
+	return err
+}
 
 // SessionTTL is how long a dashboard sign-in lasts.
 const SessionTTL = 12 * time.Hour

@@ -22,7 +22,7 @@ const DefaultMaxBodyBytes = 8 << 20
 // readJSONBody checks the content type and reads the whole body, up to the
 // limit. Its errors are *Error values ready to render.
 func (s *Server) readJSONBody(c *gin.Context) ([]byte, error) {
-	if ct := c.GetHeader("Content-Type"); ct != "" {
+	if ct := c.GetHeader("Content-Type"); ct != "" && ct != "application/json" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 			return nil, &Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",

@@ -33,8 +33,8 @@ func (m *httpMetrics) middleware() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
-		labels := prometheus.Labels{"route": routeLabel(c), "method": c.Request.Method, "status": strconv.Itoa(c.Writer.Status())}
-		m.requests.With(labels).Inc()
-		m.duration.With(labels).Observe(time.Since(start).Seconds())
+		route, method, status := routeLabel(c), c.Request.Method, strconv.Itoa(c.Writer.Status())
+		m.requests.WithLabelValues(route, method, status).Inc()
+		m.duration.WithLabelValues(route, method, status).Observe(time.Since(start).Seconds())
 	}
 }

@@ -102,6 +102,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 	} else if !errors.Is(err, auth.ErrBootstrapDisabled) {
 		return fmt.Errorf("api keys: %w", err)
 	}
+	// The estimate API prices every estimate under every plan; plans written
+	// by another instance show there within a second.
+	plans := quote.NewPlanCache(db.store, time.Second, time.Now)
 	handler := web.New(web.Options{
 		Auth:               keys,
 		Keys:               keys,
@@ -110,10 +113,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		RateBurst:          cfg.RateBurst,
 		AnonymousEstimate:  cfg.AnonymousEstimate,
 		MetricsToken:       cfg.MetricsToken,
-		Quotes:             quote.New(models, tokens).WithPlans(db.store, time.Now),
+		Quotes:             quote.New(models, tokens).WithPlans(plans, time.Now),
 		Models:             models,
 		Usage:              usages,
-		Plans:              db.store,
+		Plans:              plans,
 		Reports:            report.New(db.store, cfg.GroupTags),
 		Importer:           fileImporter{usages},
 		Budgets:            budgets,
