@@ -13,15 +13,14 @@ import (
 // splitter. It is read-only once built, so any number of goroutines may
 // use it at once.
 type bpe struct {
-	ranks map[string]uint32
+	ranks *vocab
 	piece func(string) int
 }
 
 // loadBPE builds an encoding from the official .tiktoken rank file that
 // github.com/pkoukk/tiktoken-go-loader embeds (byte-identical to OpenAI's;
 // the tests check its SHA-256 against tiktoken's expected_hash). Every key
-// is a substring of one decoded buffer, so the map holds no per-token
-// allocation.
+// is a substring of one decoded buffer, held in a pointer-free table.
 func loadBPE(file string, piece func(string) int) (*bpe, error) {
 	data, err := assets.Assets.ReadFile(file)
 	if err != nil {
@@ -29,8 +28,7 @@ func loadBPE(file string, piece func(string) int) (*bpe, error) {
 	}
 	lines := bytes.Count(data, []byte{'\n'})
 	arena := make([]byte, 0, base64.StdEncoding.DecodedLen(len(data)))
-	type entry struct{ start, end, rank int }
-	entries := make([]entry, 0, lines)
+	entries := make([]vocabEntry, 0, lines)
 	for line := range bytes.Lines(data) {
 		line = bytes.TrimRight(line, "\n")
 		if len(line) == 0 {
@@ -49,17 +47,16 @@ func loadBPE(file string, piece func(string) int) (*bpe, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: bad token in %q: %w", file, line, err)
 		}
-		entries = append(entries, entry{start, len(arena), r})
+		if len(arena) == start || len(arena)-start > 0xffff {
+			return nil, fmt.Errorf("%s: token of %d bytes in %q", file, len(arena)-start, line)
+		}
+		entries = append(entries, vocabEntry{start, len(arena), r})
 	}
-	all := string(arena)
-	ranks := make(map[string]uint32, len(entries))
-	for _, e := range entries {
-		ranks[all[e.start:e.end]] = uint32(e.rank)
-	}
+	ranks := newVocab(string(arena), entries)
 	// Byte-level BPE needs every single byte to be a token, or a piece
 	// could fail to encode.
 	for b := range 256 {
-		if _, ok := ranks[string([]byte{byte(b)})]; !ok {
+		if _, ok := ranks.rank(string([]byte{byte(b)})); !ok {
 			return nil, fmt.Errorf("%s: byte %#x has no rank", file, b)
 		}
 	}
@@ -74,13 +71,14 @@ func (e *bpe) encode(text string, yield func(rank uint32)) {
 		n := e.piece(text)
 		p := text[:n]
 		text = text[n:]
-		if r, ok := e.ranks[p]; ok {
+		if r, ok := e.ranks.rank(p); ok {
 			yield(r)
 			continue
 		}
 		bounds := scratch.merge(e.ranks, p)
 		for i := 0; i+1 < len(bounds); i++ {
-			yield(e.ranks[p[bounds[i]:bounds[i+1]]])
+			r, _ := e.ranks.rank(p[bounds[i]:bounds[i+1]])
+			yield(r)
 		}
 	}
 }
@@ -93,7 +91,7 @@ func (e *bpe) count(text string) int {
 		n := e.piece(text)
 		p := text[:n]
 		text = text[n:]
-		if _, ok := e.ranks[p]; ok {
+		if _, ok := e.ranks.rank(p); ok {
 			total++
 			continue
 		}

@@ -24,7 +24,7 @@ type mergeScratch struct {
 // adjacent parts is a token, merge the pair of lowest rank, the leftmost
 // one on a tie. It returns the part boundaries, 0 and len(piece) included;
 // the slice is valid until the next call.
-func (m *mergeScratch) merge(ranks map[string]uint32, piece string) []int {
+func (m *mergeScratch) merge(ranks *vocab, piece string) []int {
 	if len(piece) < heapFrom {
 		return m.scan(ranks, piece)
 	}
@@ -33,7 +33,7 @@ func (m *mergeScratch) merge(ranks map[string]uint32, piece string) []int {
 
 // scan is tiktoken's own _byte_pair_merge: ranks[i] is the rank of the
 // pair of parts starting at bounds[i].
-func (m *mergeScratch) scan(ranks map[string]uint32, piece string) []int {
+func (m *mergeScratch) scan(ranks *vocab, piece string) []int {
 	n := len(piece)
 	bounds, rk := m.bounds[:0], m.ranks[:0]
 	for i := 0; i <= n; i++ {
@@ -42,7 +42,7 @@ func (m *mergeScratch) scan(ranks map[string]uint32, piece string) []int {
 	}
 	pairRank := func(i int) uint32 {
 		if i+2 < len(bounds) {
-			if r, ok := ranks[piece[bounds[i]:bounds[i+2]]]; ok {
+			if r, ok := ranks.rank(piece[bounds[i]:bounds[i+2]]); ok {
 				return r
 			}
 		}
@@ -85,7 +85,7 @@ type mergeNode struct {
 // in a min-heap ordered by (rank, offset), so the leftmost lowest pair comes
 // first, and an entry whose rank no longer matches its node is stale and
 // skipped.
-func (m *mergeScratch) heapMerge(ranks map[string]uint32, piece string) []int {
+func (m *mergeScratch) heapMerge(ranks *vocab, piece string) []int {
 	n := int32(len(piece))
 	nodes := m.nodes[:0]
 	for i := int32(0); i <= n; i++ {
@@ -101,7 +101,7 @@ func (m *mergeScratch) heapMerge(ranks map[string]uint32, piece string) []int {
 		if k < 0 {
 			return noRank
 		}
-		if r, ok := ranks[piece[i:k]]; ok {
+		if r, ok := ranks.rank(piece[i:k]); ok {
 			return r
 		}
 		return noRank

@@ -2,12 +2,14 @@ package bloat
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -210,8 +212,20 @@ func TestVocabularyIsOfficial(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(b.ranks) != tt.ranks {
-				t.Errorf("%d ranks, want %d", len(b.ranks), tt.ranks)
+			if b.ranks.len() != tt.ranks {
+				t.Errorf("%d ranks, want %d", b.ranks.len(), tt.ranks)
+			}
+			// Every line of the file is found with its own rank.
+			for line := range bytes.Lines(data) {
+				tok, rank, _ := bytes.Cut(bytes.TrimSpace(line), []byte{' '})
+				raw, _ := base64.StdEncoding.DecodeString(string(tok))
+				want, _ := strconv.Atoi(string(rank))
+				if got, ok := b.ranks.rank(string(raw)); !ok || got != uint32(want) {
+					t.Fatalf("rank(%q) = %d, %v; the file says %d", raw, got, ok, want)
+				}
+				if _, ok := b.ranks.rank(string(raw) + "\x00\xff"); ok {
+					t.Fatalf("%q followed by bytes no token ends with was found", raw)
+				}
 			}
 		})
 	}
