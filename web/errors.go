@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -29,6 +30,10 @@ func (e *Error) Error() string { return e.Code + ": " + e.Message }
 // generic message with the request id to quote.
 func (s *Server) fail(c *gin.Context, err error) {
 	e := domainError(err)
+	if e == nil && errors.Is(err, context.DeadlineExceeded) && errors.Is(c.Request.Context().Err(), context.DeadlineExceeded) {
+		e = &Error{Status: http.StatusServiceUnavailable, Code: "timeout",
+			Message: "the request took longer than FLOPLEDGER_REQUEST_TIMEOUT"}
+	}
 	if e == nil && s.unavailable != nil && s.unavailable(err) {
 		s.log.Warn("database unavailable", slog.String("request_id", c.GetString(ctxRequestID)), slog.Any("error", err))
 		c.Header("Retry-After", "5")

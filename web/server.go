@@ -84,6 +84,10 @@ type Options struct {
 
 	// MaxBodyBytes bounds a JSON request body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// RequestTimeout bounds each request's work: past it the request's
+	// context is cancelled, so that its database work stops, and it
+	// answers 503 "timeout". 0 means no limit.
+	RequestTimeout time.Duration
 	// MaxBatchRecords and MaxBatchBytes bound POST /v1/usage; 0 means the
 	// defaults.
 	MaxBatchRecords int
@@ -167,6 +171,7 @@ type Server struct {
 	defaultRequestPlan, defaultFLOPsPlan string
 
 	maxBody, maxBatchBytes, maxImportBytes int64
+	requestTimeout                         time.Duration
 	maxBatchRecords                        int
 }
 
@@ -214,6 +219,7 @@ func New(o Options) http.Handler {
 		defaultFLOPsPlan:   o.DefaultFLOPsPlan,
 
 		maxBody:         orDefault(o.MaxBodyBytes, DefaultMaxBodyBytes),
+		requestTimeout:  o.RequestTimeout,
 		maxBatchBytes:   orDefault(o.MaxBatchBytes, DefaultMaxBatchBytes),
 		maxImportBytes:  orDefault(o.MaxImportBytes, DefaultMaxImportBytes),
 		maxBatchRecords: orDefault(o.MaxBatchRecords, DefaultMaxBatchRecords),
@@ -230,6 +236,9 @@ func (s *Server) engine() *gin.Engine {
 	e.HandleMethodNotAllowed = true
 	e.ContextWithFallback = true // c.Done() follows the request's context
 	e.Use(requestID(), s.accessLog(), s.recovery(), s.metrics.middleware(), securityHeaders())
+	if s.requestTimeout > 0 {
+		e.Use(deadline(s.requestTimeout))
+	}
 	e.NoRoute(func(c *gin.Context) {
 		s.fail(c, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route for " + c.Request.Method + " " + c.Request.URL.Path})
 	})

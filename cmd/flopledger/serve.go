@@ -131,6 +131,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		DefaultRequestPlan: cfg.RequestPlan,
 		DefaultFLOPsPlan:   cfg.FLOPsPlan,
 		MaxBatchRecords:    cfg.MaxBatchRecords,
+		RequestTimeout:     cfg.RequestTimeout,
 		MaxBatchBytes:      cfg.MaxBatchBytes,
 		MaxImportBytes:     cfg.MaxImportBytes,
 		Logger:             log.With(slog.String("component", "http")),
@@ -171,10 +172,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		return fmt.Errorf("listen on %s (FLOPLEDGER_ADDR): %w", cfg.Addr, err)
 	}
 	srv := &http.Server{
-		// A request that outlives the timeout gets a 503 and its context is
-		// cancelled, so its database work stops too; a slow client that
+		// A request that outlives the timeout has its context cancelled
+		// (web.Options.RequestTimeout) and answers 503; a slow client that
 		// never finishes its body is cut off by ReadTimeout.
-		Handler:           http.TimeoutHandler(handler, cfg.RequestTimeout, `{"error":{"code":"timeout","message":"the request took longer than FLOPLEDGER_REQUEST_TIMEOUT"}}`),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       cfg.RequestTimeout,
 		IdleTimeout:       2 * time.Minute,
