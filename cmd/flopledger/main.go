@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -67,7 +68,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "flopledger: configuration refused:\n%v\n", err)
 		return 2
 	}
-	log := cfg.logger(stderr)
+	out := newBufferedLog(stderr)
+	defer out.Close()
+	log := slog.New(flushOnWarn{cfg.logger(out).Handler(), out})
 	switch cmd {
 	case "migrate":
 		err = migrate(ctx, cfg, log)
