@@ -20,12 +20,14 @@ psql="$(pg_config --bindir 2>/dev/null || ls -d /usr/lib/postgresql/*/bin | sort
 sql() { "$psql" -X -q -h "$data/pg" -p 54329 -U flopledger -d flopledger "$@"; }
 sql -c "CREATE TABLE IF NOT EXISTS usage_records_2026_10 PARTITION OF usage_records FOR VALUES FROM ('2026-10-01') TO ('2026-11-01')"
 cols="id, occurred_at, workload, model, input_tokens, cached_input_tokens, output_tokens, requests, latency_ms, ttft_ms, tags, bloat_tokens, prefill_flops, decode_flops, model_version"
+sql -c "CHECKPOINT" # both runs start with no dirty pages to write behind them
 start=$(date +%s.%N)
 sql -c "\\copy usage_records ($cols) FROM '$data/usage.csv' CSV"
 end=$(date +%s.%N)
 copy_rate=$(echo "$n / ($end - $start)" | bc -l)
 printf 'psql \\copy:  %d records in %.2fs = %.0f records/s\n' "$n" "$(echo "$end - $start" | bc -l)" "$copy_rate"
-sql -c "TRUNCATE usage_records, usage_ids, usage_daily"
+sql -c "TRUNCATE usage_records, usage_ids, usage_daily, usage_latency_monthly, usage_prompt_monthly"
+sql -c "CHECKPOINT"
 out=$("$bin/ingest-client" -key "$key" -url "http://$addr/v1/usage" -file "$data/usage.ndjson" -batch "$batch" -workers "$workers")
 echo "$out"
 http_rate=$(echo "$out" | sed -E 's/.*= ([0-9]+) records\/s.*/\1/')
