@@ -143,6 +143,9 @@ func decodeRecord(raw []byte) usage.Item {
 	if !utf8.Valid(raw) {
 		return usage.Item{Err: estimator.ValidationError{Problems: []estimator.Problem{{Message: "the record is not valid UTF-8"}}}}
 	}
+	if r, ok := decodeRecordFast(raw); ok {
+		return usage.Item{Record: r}
+	}
 	var r usage.Record
 	if err := decodeStrict(raw, &r); err != nil {
 		// Keep the id for the rejection when the rest is bad.
