@@ -52,18 +52,7 @@ type env struct {
 
 func newEnv(t *testing.T, now time.Time) env {
 	t.Helper()
-	ctx := context.Background()
-	url := pgtest.NewDatabase(t)
-	st, err := store.Open(ctx, url, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-	db, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close(context.Background()) })
+	st, db := pgtest.NewStoreAndConn(t)
 	models := catalog.New(st)
 	budgets := budget.New(st)
 	alerts, err := alert.New(st, alert.Config{RequestPlan: demo.RequestPlan, FLOPsPlan: demo.FLOPsPlan})

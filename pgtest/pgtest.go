@@ -134,6 +134,26 @@ func NewStore(t testing.TB) *store.Store {
 	return s
 }
 
+// NewStoreAndConn is NewStore plus a plain connection to the same
+// database, for tests that look at (or lock) tables behind the store's back.
+// Both are closed at the end of the test.
+func NewStoreAndConn(t testing.TB) (*store.Store, *pgx.Conn) {
+	t.Helper()
+	ctx := context.Background()
+	url := NewDatabase(t)
+	s, err := store.Open(ctx, url, store.Options{})
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	t.Cleanup(s.Close)
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return s, conn
+}
+
 // URLFor returns the admin URL pointed at database name.
 func URLFor(name string) string {
 	u, err := url.Parse(env.admin)

@@ -6,12 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/flopledger/flopledger/alert"
 	"github.com/flopledger/flopledger/pgtest"
-	"github.com/flopledger/flopledger/store"
 )
 
 // TestAlertSchemaKeys: the schema alone refuses a second unresolved alert
@@ -20,17 +18,7 @@ import (
 func TestAlertSchemaKeys(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	url := pgtest.NewDatabase(t)
-	st, err := store.Open(ctx, url, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-	db, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close(context.Background()) })
+	st, db := pgtest.NewStoreAndConn(t)
 	now := time.Date(2026, 10, 6, 0, 30, 0, 0, time.UTC)
 	day := alert.DayWindow(now)
 	a := alert.Alert{Workload: "w", Kind: alert.WhitespaceBloat, WindowStart: day.Start, WindowEnd: day.End,

@@ -6,10 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/flopledger/flopledger/pgtest"
-	"github.com/flopledger/flopledger/store"
 	"github.com/flopledger/flopledger/usage"
 )
 
@@ -20,17 +17,7 @@ import (
 func TestInsertRowsKeepsEveryCharacter(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	url := pgtest.NewDatabase(t)
-	s, err := store.Open(ctx, url, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	db, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close(ctx) })
+	s, db := pgtest.NewStoreAndConn(t)
 	at := time.Date(2026, 10, 3, 4, 5, 6, 789_000_000, time.FixedZone("x", 2*3600))
 	lat := int64(900)
 	odd := []string{"tab\there", "line\nbreak", `back\slash`, `\N`, "cr\rlf", "quote\"s <&>", "café ☕", ""}

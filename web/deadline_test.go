@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/flopledger/flopledger/pgtest"
 	"github.com/flopledger/flopledger/store"
 )
@@ -18,19 +16,9 @@ import (
 func TestRequestTimeoutAnswers503AndStopsTheQuery(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	url := pgtest.NewDatabase(t)
-	st, err := store.Open(ctx, url, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	st, locker := pgtest.NewStoreAndConn(t)
 	h := New(Options{Logger: testLogger(), Plans: st, Unavailable: store.IsUnavailable, RequestTimeout: 300 * time.Millisecond})
 
-	locker, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer locker.Close(ctx)
 	tx, err := locker.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
