@@ -64,6 +64,11 @@ type Options struct {
 	RateBurst int
 	// AnonymousEstimate opens POST /v1/estimate without a key.
 	AnonymousEstimate bool
+	// TrustedProxies are the reverse proxies (addresses or CIDRs) whose
+	// X-Forwarded-For header names the client in the access log. None by
+	// default: the client is the peer, and a client cannot put another
+	// address in the log by sending the header itself.
+	TrustedProxies []string
 	// MetricsToken, if set, is required as a bearer token on /metrics.
 	MetricsToken string
 	// Unavailable says whether an error means the database is out of reach
@@ -164,6 +169,7 @@ type Server struct {
 	sessions          SessionStarter
 	limiter           *keyLimiter
 	anonymousEstimate bool
+	trustedProxies    []string
 	metricsToken      string
 	now               func() time.Time
 
@@ -220,6 +226,7 @@ func New(o Options) http.Handler {
 
 		maxBody:         orDefault(o.MaxBodyBytes, DefaultMaxBodyBytes),
 		requestTimeout:  o.RequestTimeout,
+		trustedProxies:  o.TrustedProxies,
 		maxBatchBytes:   orDefault(o.MaxBatchBytes, DefaultMaxBatchBytes),
 		maxImportBytes:  orDefault(o.MaxImportBytes, DefaultMaxImportBytes),
 		maxBatchRecords: orDefault(o.MaxBatchRecords, DefaultMaxBatchRecords),
@@ -235,6 +242,10 @@ func (s *Server) engine() *gin.Engine {
 	e := gin.New()
 	e.HandleMethodNotAllowed = true
 	e.ContextWithFallback = true // c.Done() follows the request's context
+	if err := e.SetTrustedProxies(s.trustedProxies); err != nil {
+		// cmd checks every entry; a bad one here is a programming error.
+		panic("web: trusted proxies: " + err.Error())
+	}
 	e.Use(requestID(), s.accessLog(), s.recovery(), s.metrics.middleware(), securityHeaders())
 	if s.requestTimeout > 0 {
 		e.Use(deadline(s.requestTimeout))

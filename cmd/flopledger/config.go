@@ -57,6 +57,7 @@ type Config struct {
 	AnonymousEstimate bool
 	MetricsToken      string
 	RequestTimeout    time.Duration
+	TrustedProxies    []string
 	Demo              bool
 }
 
@@ -294,6 +295,20 @@ var settings = []setting{
 				return fmt.Errorf("want a positive duration such as 60s")
 			}
 			c.RequestTimeout = d
+			return nil
+		}},
+	{env: "FLOPLEDGER_TRUSTED_PROXIES", flag: "trusted-proxies", def: "", help: "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For names the client; empty: none, the client is the peer",
+		apply: func(c *Config, v string) error {
+			c.TrustedProxies = nil
+			for _, p := range strings.Split(v, ",") {
+				if p = strings.TrimSpace(p); p == "" {
+					continue
+				}
+				if _, _, err := net.ParseCIDR(p); err != nil && net.ParseIP(p) == nil {
+					return fmt.Errorf("%q is neither an IP address nor a CIDR", p)
+				}
+				c.TrustedProxies = append(c.TrustedProxies, p)
+			}
 			return nil
 		}},
 	{env: "FLOPLEDGER_DEMO", flag: "demo", def: "false", help: "seed a 90-day demo data set into an empty database at start",

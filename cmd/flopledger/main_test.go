@@ -48,6 +48,7 @@ func TestConfigRefusesBadValues(t *testing.T) {
 		{"bad duration", map[string]string{"FLOPLEDGER_SHUTDOWN_TIMEOUT": "-1s"}, nil, []string{"FLOPLEDGER_SHUTDOWN_TIMEOUT"}},
 		{"database url is never echoed", map[string]string{"DATABASE_URL": "mysql:secretpw"}, nil, []string{"DATABASE_URL", "(hidden)"}},
 		{"stray argument", nil, []string{"extra"}, []string{`"extra"`}},
+		{"bad trusted proxy", map[string]string{"FLOPLEDGER_TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"}, nil, []string{"FLOPLEDGER_TRUSTED_PROXIES", `"proxy.local"`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

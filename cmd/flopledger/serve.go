@@ -132,6 +132,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) 
 		DefaultFLOPsPlan:   cfg.FLOPsPlan,
 		MaxBatchRecords:    cfg.MaxBatchRecords,
 		RequestTimeout:     cfg.RequestTimeout,
+		TrustedProxies:     cfg.TrustedProxies,
 		MaxBatchBytes:      cfg.MaxBatchBytes,
 		MaxImportBytes:     cfg.MaxImportBytes,
 		Logger:             log.With(slog.String("component", "http")),
