@@ -22,24 +22,16 @@ import (
 // waits on the unique index and then finds it taken. Ids are inserted in
 // order so that two such batches lock them in one order.
 const insertIDs = `
-WITH fresh AS (
-    INSERT INTO usage_ids (id, occurred_at)
-    SELECT * FROM unnest($1::text[], $2::timestamptz[]) ORDER BY 1
-    ON CONFLICT (id) DO NOTHING
-    RETURNING 1
-)
-SELECT count(*) FROM fresh`
+INSERT INTO usage_ids (id, occurred_at)
+SELECT * FROM unnest($1::text[], $2::timestamptz[]) ORDER BY 1
+ON CONFLICT (id) DO NOTHING
+RETURNING id`
 
 // insertNewIDs is insertIDs for a batch whose ids are all new, the usual
 // case: a plain INSERT costs PostgreSQL about half of ON CONFLICT's
 // speculative insertion. A known id fails it with a unique violation.
 const insertNewIDs = `
 INSERT INTO usage_ids (id, occurred_at) SELECT * FROM unnest($1::text[], $2::timestamptz[]) ORDER BY 1`
-
-// freshIDs lists which of the ids this transaction inserted (xmin is the
-// inserting transaction): asked only when some of a batch were known.
-const freshIDs = `
-SELECT id FROM usage_ids WHERE id = ANY($1::text[]) AND xmin::text = pg_current_xact_id()::xid::text`
 
 // copyRecords loads rows into usage_records in COPY's text format, which
 // the rows are written into directly (see copyText): the generic binary
@@ -56,24 +48,14 @@ func (s *Store) InsertRows(ctx context.Context, rows []usage.Row) (int, error) {
 	if err := s.ensurePartitions(ctx, rows); err != nil {
 		return 0, err
 	}
-	ids, at := make([]string, len(rows)), make([]time.Time, len(rows))
-	for i, r := range rows {
-		ids[i], at[i] = r.Record.ID, r.Record.OccurredAt
-	}
 	var n int
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
-		var err error
-		if n, err = claimIDs(ctx, tx, ids, at); err != nil {
+		fresh, err := claimIDs(ctx, tx, rows)
+		if err != nil {
 			return err
 		}
-		fresh := rows
-		if n < len(rows) {
-			var err error
-			if fresh, err = onlyFresh(ctx, tx, rows, ids); err != nil {
-				return err
-			}
-		}
-		if len(fresh) == 0 {
+		n = len(fresh)
+		if n == 0 {
 			return nil
 		}
 		sums := newRollup()
@@ -96,34 +78,32 @@ func (s *Store) InsertRows(ctx context.Context, rows []usage.Row) (int, error) {
 	return n, nil
 }
 
-// claimIDs inserts the ids that are new and returns how many were. It tries
-// the batch as all new first, under a savepoint; on a unique violation
-// (an id seen before, or one a concurrent batch has just stored) it rolls
-// back to the savepoint and claims the ids one by one with ON CONFLICT.
-func claimIDs(ctx context.Context, tx pgx.Tx, ids []string, at []time.Time) (int, error) {
+// claimIDs inserts the ids of rows that are new and returns those rows. It
+// tries the batch as all new first, under a savepoint; on a unique
+// violation (an id seen before, or one a concurrent batch has just stored)
+// it rolls back to the savepoint and claims the ids with ON CONFLICT, which
+// returns the ones it inserted.
+func claimIDs(ctx context.Context, tx pgx.Tx, rows []usage.Row) ([]usage.Row, error) {
+	ids, at := make([]string, len(rows)), make([]time.Time, len(rows))
+	for i, r := range rows {
+		ids[i], at[i] = r.Record.ID, r.Record.OccurredAt
+	}
 	sp, err := tx.Begin(ctx)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	_, err = sp.Exec(ctx, insertNewIDs, ids, at)
 	var pe *pgconn.PgError
 	switch {
 	case err == nil:
-		return len(ids), sp.Commit(ctx)
+		return rows, sp.Commit(ctx)
 	case !errors.As(err, &pe) || pe.Code != "23505":
-		return 0, err
+		return nil, err
 	}
 	if err := sp.Rollback(ctx); err != nil {
-		return 0, err
+		return nil, err
 	}
-	var n int
-	err = tx.QueryRow(ctx, insertIDs, ids, at).Scan(&n)
-	return n, err
-}
-
-// onlyFresh keeps the rows whose id this transaction claimed.
-func onlyFresh(ctx context.Context, tx pgx.Tx, rows []usage.Row, ids []string) ([]usage.Row, error) {
-	rs, _ := tx.Query(ctx, freshIDs, ids)
+	rs, _ := tx.Query(ctx, insertIDs, ids, at)
 	claimed, err := pgx.CollectRows(rs, pgx.RowTo[string])
 	if err != nil {
 		return nil, err

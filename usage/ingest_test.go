@@ -165,6 +165,19 @@ func TestDuplicatesAreNeverCountedTwice(t *testing.T) {
 	if n := e.count(t, `SELECT sum(records) FROM usage_daily`); n != 2 {
 		t.Fatalf("rollups count %d records, want 2", n)
 	}
+	// A batch mixing known and new ids stores only the new, and only they
+	// reach the rollups and the histograms.
+	mixed := items(record("c", nil), record("b", nil), record("d", func(r *usage.Record) { r.InputTokens = 5000 }))
+	res, err = e.svc.Ingest(context.Background(), mixed, false)
+	if err != nil || res.Accepted != 2 || res.Duplicates != 1 {
+		t.Fatalf("mixed: %+v %v", res, err)
+	}
+	if n := e.count(t, `SELECT count(*) FROM usage_records`); n != 4 {
+		t.Fatalf("%d records stored, want 4", n)
+	}
+	if n := e.count(t, `SELECT sum(records) FROM usage_prompt_monthly`); n != 4 {
+		t.Fatalf("the prompt-size histogram counts %d records, want 4", n)
+	}
 	e.checkRollups(t)
 }
 
