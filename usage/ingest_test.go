@@ -83,19 +83,37 @@ func (e env) checkRollups(t *testing.T) {
 		WITH r AS (
 			SELECT workload, (occurred_at AT TIME ZONE 'UTC')::date AS day, model, count(*) AS records, sum(requests) AS requests,
 			       sum(input_tokens) AS input, sum(cached_input_tokens) AS cached, sum(output_tokens) AS output,
-			       sum(prefill_flops) AS prefill, sum(decode_flops) AS decode, coalesce(sum(bloat_tokens), 0) AS bloat
+			       sum(prefill_flops) AS prefill, sum(decode_flops) AS decode, coalesce(sum(bloat_tokens), 0) AS bloat,
+			       coalesce(sum(input_tokens) FILTER (WHERE bloat_tokens IS NOT NULL), 0) AS bloat_input,
+			       count(latency_ms) AS latency_n, coalesce(sum(latency_ms), 0) AS latency_sum
 			FROM usage_records WHERE prefill_flops IS NOT NULL GROUP BY 1, 2, 3),
 		d AS (
 			SELECT workload, day, model, sum(records) AS records, sum(requests) AS requests, sum(input_tokens) AS input,
 			       sum(cached_input_tokens) AS cached, sum(output_tokens) AS output, sum(prefill_flops) AS prefill,
-			       sum(decode_flops) AS decode, sum(bloat_tokens) AS bloat
+			       sum(decode_flops) AS decode, sum(bloat_tokens) AS bloat, sum(bloat_input_tokens) AS bloat_input,
+			       sum(latency_records) AS latency_n, sum(latency_ms_sum) AS latency_sum
 			FROM usage_daily GROUP BY 1, 2, 3)
 		SELECT count(*) FROM r FULL JOIN d USING (workload, day, model)
 		WHERE r.records IS DISTINCT FROM d.records OR r.requests IS DISTINCT FROM d.requests OR r.input IS DISTINCT FROM d.input
 		   OR r.cached IS DISTINCT FROM d.cached OR r.output IS DISTINCT FROM d.output OR r.prefill IS DISTINCT FROM d.prefill
-		   OR r.decode IS DISTINCT FROM d.decode OR r.bloat IS DISTINCT FROM d.bloat`).Scan(&diff)
+		   OR r.decode IS DISTINCT FROM d.decode OR r.bloat IS DISTINCT FROM d.bloat OR r.bloat_input IS DISTINCT FROM d.bloat_input
+		   OR r.latency_n IS DISTINCT FROM d.latency_n OR r.latency_sum IS DISTINCT FROM d.latency_sum`).Scan(&diff)
 	if err != nil || diff != 0 {
 		t.Fatalf("rollups differ from the records in %d groups (%v)", diff, err)
+	}
+	// The histograms count every record, priced or not, by workload and month.
+	err = e.db.QueryRow(context.Background(), `
+		WITH r AS (
+			SELECT workload, date_trunc('month', occurred_at AT TIME ZONE 'UTC')::date AS month,
+			       count(*) AS records, sum(requests) AS requests, count(latency_ms) AS latency_n
+			FROM usage_records GROUP BY 1, 2),
+		p AS (SELECT workload, month, sum(records) AS records, sum(requests) AS requests FROM usage_prompt_monthly GROUP BY 1, 2),
+		l AS (SELECT workload, month, sum(n) AS latency_n FROM usage_latency_monthly GROUP BY 1, 2)
+		SELECT count(*) FROM r FULL JOIN p USING (workload, month) FULL JOIN l USING (workload, month)
+		WHERE r.records IS DISTINCT FROM p.records OR r.requests IS DISTINCT FROM p.requests
+		   OR coalesce(r.latency_n, 0) IS DISTINCT FROM coalesce(l.latency_n, 0)`).Scan(&diff)
+	if err != nil || diff != 0 {
+		t.Fatalf("histograms differ from the records in %d workload-months (%v)", diff, err)
 	}
 }
 
@@ -192,6 +210,14 @@ func TestConcurrentDuplicates(t *testing.T) {
 			r.Workload = []string{"support-chat", "code-assistant"}[i%2]
 			r.OccurredAt = r.OccurredAt.Add(time.Duration(i) * 7 * time.Hour)
 			r.InputTokens = int64(100 + i)
+			if i%3 != 0 { // some with latency and some with bloat, for the sums of both
+				l := int64(100 + i)
+				r.LatencyMS = &l
+			}
+			if i%4 == 0 {
+				b := int64(i % 50)
+				r.BloatTokens = &b
+			}
 		}))
 	}
 	var wg sync.WaitGroup
@@ -280,6 +306,8 @@ func TestUnknownModelBackfill(t *testing.T) {
 		rs = append(rs, record(fmt.Sprintf("x%d", i), func(r *usage.Record) {
 			r.Model = "claude-3-5-sonnet-20241022"
 			r.OccurredAt = r.OccurredAt.AddDate(0, 0, i%3)
+			l, b := int64(700+i), int64(i)
+			r.LatencyMS, r.BloatTokens = &l, &b
 		}))
 	}
 	rs = append(rs, record("known", nil))
