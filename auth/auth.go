@@ -86,6 +86,10 @@ type Service struct {
 // once; one revoked by another instance of the service, within this time.
 const KeyCacheTTL = time.Second
 
+// lastUsedEvery is how often a key's last use is written: at most once a
+// minute per key, so that a busy client does not turn reads into writes.
+const lastUsedEvery = time.Minute
+
 // maxCheckedKeys bounds the cache; past it the cache starts over. Only
 // valid keys enter it, so an attacker cannot fill it with guesses.
 const maxCheckedKeys = 10_000
@@ -198,6 +202,14 @@ func (s *Service) Check(ctx context.Context, secret string) (Key, error) {
 	}
 	if err != nil {
 		return Key{}, err
+	}
+	if k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= lastUsedEvery {
+		// Best effort: a key that works must not fail for want of this
+		// record, and the next check a minute on tries again.
+		if s.store.TouchKey(ctx, k.ID, now) == nil {
+			at := now
+			k.LastUsedAt = &at
+		}
 	}
 	s.mu.Lock()
 	if len(s.checked) >= maxCheckedKeys {

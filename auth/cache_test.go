@@ -50,3 +50,49 @@ func TestRevocationReachesOtherInstancesWithinTTL(t *testing.T) {
 		t.Fatalf("an unknown key: %v", err)
 	}
 }
+
+// TestLastUsedIsRecorded: a key's use shows in the key list, to the minute.
+func TestLastUsedIsRecorded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := pgtest.NewStore(t)
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	svc := auth.New(st, "", func() time.Time { return now })
+	k, secret, err := svc.Create(ctx, auth.CreateInput{Name: "client", Scopes: []string{auth.ScopeRead}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastUsed := func() *time.Time {
+		t.Helper()
+		keys, err := svc.List(ctx)
+		if err != nil || len(keys) != 1 || keys[0].ID != k.ID {
+			t.Fatalf("list: %+v %v", keys, err)
+		}
+		return keys[0].LastUsedAt
+	}
+	if at := lastUsed(); at != nil {
+		t.Fatalf("an unused key was used at %s", at)
+	}
+	if _, err := svc.Check(ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	if at := lastUsed(); at == nil || !at.Equal(now) {
+		t.Fatalf("last used %v, want %s", at, now)
+	}
+	// Within the minute the record stays; after it, it moves on.
+	first := now
+	now = now.Add(30 * time.Second)
+	if _, err := svc.Check(ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	if at := lastUsed(); !at.Equal(first) {
+		t.Fatalf("within a minute: last used %v, want %s", at, first)
+	}
+	now = now.Add(time.Minute)
+	if _, err := svc.Check(ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	if at := lastUsed(); !at.Equal(now) {
+		t.Fatalf("after a minute: last used %v, want %s", at, now)
+	}
+}
