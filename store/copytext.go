@@ -21,7 +21,7 @@ func copyText(rows []usage.Row, sums *rollup) ([]byte, error) {
 		}
 		rollTags := tags
 		if len(row.RollupTags) != len(r.Tags) { // else they are the same tags
-			if rollTags, err = rollupTags(row); err != nil {
+			if rollTags, err = tagsJSON(row.RollupTags); err != nil {
 				return nil, err
 			}
 		}
@@ -62,16 +62,18 @@ func copyText(rows []usage.Row, sums *rollup) ([]byte, error) {
 	return buf, nil
 }
 
-// tagsJSON is a record's tags as JSON, "{}" for none.
+// tagsJSON is tags as encoding/json writes them, "{}" for none. The JSON
+// is also the key of the rollups, so it must have one spelling: the fast
+// path for the usual single tag is taken only where encoding/json would
+// write the same bytes.
 func tagsJSON(tags map[string]string) (string, error) {
 	if len(tags) == 0 {
 		return "{}", nil
 	}
 	if len(tags) == 1 { // the usual case, without encoding/json's reflection
 		for k, v := range tags {
-			kq, vq := strconv.Quote(k), strconv.Quote(v)
-			if plainJSON(kq) && plainJSON(vq) {
-				return "{" + kq + ":" + vq + "}", nil
+			if plainJSON(k) && plainJSON(v) {
+				return `{"` + k + `":"` + v + `"}`, nil
 			}
 		}
 	}
@@ -79,21 +81,12 @@ func tagsJSON(tags map[string]string) (string, error) {
 	return string(b), err
 }
 
-// plainJSON reports whether a Go-quoted string is byte for byte what
-// encoding/json writes for the same text: printable ASCII with no escape
-// but \" and \\, and none of the <, > and & that encoding/json escapes.
-// The tags' JSON is the key of the rollups, so it must be one spelling.
-func plainJSON(q string) bool {
-	for i := 1; i < len(q)-1; i++ {
-		c := q[i]
-		if c < 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+// plainJSON reports whether encoding/json writes s between quotes as it
+// is: printable ASCII without a quote, a backslash or the <, > and & it escapes.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			return false
-		}
-		if c == '\\' {
-			if q[i+1] != '"' && q[i+1] != '\\' {
-				return false
-			}
-			i++
 		}
 	}
 	return true

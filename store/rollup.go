@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"math/big"
 	"math/bits"
 	"time"
@@ -56,15 +55,6 @@ type promptSums struct {
 
 func newRollup() *rollup {
 	return &rollup{daily: map[dailyKey]*dailySums{}, latency: map[latencyKey]int64{}, prompts: map[promptKey]*promptSums{}}
-}
-
-// rollupTags encodes a row's rollup tags as the jsonb key of its rollups.
-func rollupTags(r usage.Row) (string, error) {
-	if len(r.RollupTags) == 0 {
-		return "{}", nil
-	}
-	b, err := json.Marshal(r.RollupTags)
-	return string(b), err
 }
 
 // addDaily adds a priced row to its day's rollup; unpriced rows wait for

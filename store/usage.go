@@ -231,7 +231,7 @@ func (s *Store) PriceUnpriced(ctx context.Context, model string, limit int, pric
 		for i, r := range rows {
 			ids[i], at[i] = r.Record.ID, r.Record.OccurredAt
 			pre[i], dec[i], ver[i] = r.PrefillFLOPs.String(), r.DecodeFLOPs.String(), int32(r.ModelVersion)
-			tags, err := rollupTags(r)
+			tags, err := tagsJSON(r.RollupTags)
 			if err != nil {
 				return err
 			}
