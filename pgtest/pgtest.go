@@ -126,7 +126,12 @@ func NewDatabase(t testing.TB) string {
 // the end of the test.
 func NewStore(t testing.TB) *store.Store {
 	t.Helper()
-	s, err := store.Open(context.Background(), NewDatabase(t), store.Options{})
+	return openStore(t, NewDatabase(t))
+}
+
+func openStore(t testing.TB, dbURL string) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), dbURL, store.Options{})
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
@@ -139,14 +144,9 @@ func NewStore(t testing.TB) *store.Store {
 // Both are closed at the end of the test.
 func NewStoreAndConn(t testing.TB) (*store.Store, *pgx.Conn) {
 	t.Helper()
-	ctx := context.Background()
-	url := NewDatabase(t)
-	s, err := store.Open(ctx, url, store.Options{})
-	if err != nil {
-		t.Fatalf("pgtest: %v", err)
-	}
-	t.Cleanup(s.Close)
-	conn, err := pgx.Connect(ctx, url)
+	dbURL := NewDatabase(t)
+	s := openStore(t, dbURL)
+	conn, err := pgx.Connect(context.Background(), dbURL)
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}

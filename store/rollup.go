@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/flopledger/flopledger/billing"
 	"github.com/flopledger/flopledger/usage"
 )
 
@@ -64,8 +65,7 @@ func (r *rollup) addDaily(row usage.Row, tags string) {
 		return
 	}
 	rec := row.Record
-	t := rec.OccurredAt.UTC()
-	k := dailyKey{workload: rec.Workload, model: rec.Model, day: time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), tags: tags}
+	k := dailyKey{workload: rec.Workload, model: rec.Model, day: billing.DateOf(rec.OccurredAt).Time(), tags: tags}
 	s := r.daily[k]
 	if s == nil {
 		s = new(dailySums)
@@ -92,8 +92,7 @@ func (r *rollup) addDaily(row usage.Row, tags string) {
 // and prompt-size histograms.
 func (r *rollup) addHistograms(row usage.Row, tags string) {
 	rec := row.Record
-	t := rec.OccurredAt.UTC()
-	month := time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+	month := utcMonth(rec.OccurredAt)
 	if rec.LatencyMS != nil {
 		r.latency[latencyKey{rec.Workload, month, tags, latencyBucket(*rec.LatencyMS)}]++
 	}
@@ -194,6 +193,13 @@ func (r *rollup) save(ctx context.Context, tx pgx.Tx) error {
 		l.workload, l.month, l.tags, l.bucket, l.n,
 		p.workload, p.month, p.bucket, p.records, p.requests)
 	return err
+}
+
+// utcMonth is the first instant of the UTC month t falls in: the month of
+// a record's partition and of its histograms.
+func utcMonth(t time.Time) time.Time {
+	y, m, _ := t.UTC().Date()
+	return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
 }
 
 // sum128 adds int64 values in 128-bit two's complement: a batch's token

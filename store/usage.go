@@ -131,8 +131,7 @@ var partitions sync.Map
 func (s *Store) ensurePartitions(ctx context.Context, rows []usage.Row) error {
 	months := map[time.Time]bool{}
 	for _, r := range rows {
-		t := r.Record.OccurredAt.UTC()
-		months[time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)] = true
+		months[utcMonth(r.Record.OccurredAt)] = true
 	}
 	for m := range months {
 		if _, ok := partitions.Load(s.partitionKey(m)); ok {
