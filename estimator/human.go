@@ -1,6 +1,9 @@
 package estimator
 
-import "math/big"
+import (
+	"bytes"
+	"math/big"
+)
 
 // siUnits returns the FLOPs units, 10^3 apart (a fresh array: no global).
 func siUnits() [9]string {
@@ -51,12 +54,7 @@ func humanDigits(digits []byte) string {
 		} else {
 			// 999.5 → 1000: the value is exactly 10^len(digits).
 			if unit < len(units)-1 {
-				power := make([]byte, len(digits)+1)
-				power[0] = '1'
-				for j := 1; j < len(power); j++ {
-					power[j] = '0'
-				}
-				return humanDigits(power)
+				return humanDigits(append([]byte{'1'}, bytes.Repeat([]byte{'0'}, len(digits))...))
 			}
 			shown = append([]byte{'1'}, shown...)
 		}
